@@ -1,0 +1,92 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/database.js';
+import { authPlugin } from './http/auth.js';
+import { errorHandlerPlugin } from './http/errorHandler.js';
+import { IdempotencyStore } from './http/idempotency.js';
+import { rateLimitPlugin } from './http/rateLimit.js';
+import { requestIdFor } from './http/requestId.js';
+import { SecretBox } from './lib/secretBox.js';
+import { adminRoutes } from './modules/admin/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { locationRoutes } from './modules/locations/routes.js';
+import { merchantRoutes } from './modules/merchants/routes.js';
+import { openApiRoutes, OPENAPI_INFO } from './modules/openapi/routes.js';
+import { registerRoutes } from './modules/registers/routes.js';
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  secretsKey: Buffer;
+}
+
+export async function buildApp({ config, database, secretsKey }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
+    },
+    genReqId: requestIdFor,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.prisma,
+    secrets: new SecretBox(secretsKey),
+    idempotency: new IdempotencyStore(database.prisma, {
+      retentionHours: config.idempotencyRetentionHours,
+      leaseMs: Math.max(15_000, config.deviceTimeoutMs * 3),
+      waitMs: 10_000,
+    }),
+    publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${config.port}`).replace(/\/$/, ''),
+  };
+  app.decorate('ctx', ctx);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: OPENAPI_INFO,
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'svc_{test|live}_{country}_{random} or svc_platform_{test|live}_{random}' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(rateLimitPlugin, { perSecond: config.rateLimitPerSecond, redisUrl: config.redisUrl });
+  await app.register(authPlugin, { db: ctx.db, serviceEnv: config.environment });
+
+  await app.register(healthRoutes);
+  await app.register(openApiRoutes);
+  if (config.adminToken) await app.register(adminRoutes, { prefix: '/admin/v1', adminToken: config.adminToken });
+  await app.register(
+    async (v1) => {
+      await v1.register(merchantRoutes);
+      await v1.register(locationRoutes);
+      await v1.register(registerRoutes);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

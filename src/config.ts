@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  SERVICE_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  ADMIN_TOKEN: z.string().min(16).optional(),
+  REDIS_URL: z.string().url().optional(),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(500),
+  SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(),
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(24).default(24),
+  DEVICE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO_TENANT: booleanFlag.default(true),
+});
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  environment: 'sandbox' | 'production';
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+  publicBaseUrl: string | undefined;
+  adminToken: string | undefined;
+  redisUrl: string | undefined;
+  rateLimitPerSecond: number;
+  secretsKey: string | undefined;
+  idempotencyRetentionHours: number;
+  deviceTimeoutMs: number;
+  bodyLimitBytes: number;
+  logLevel: RawConfig['LOG_LEVEL'];
+  seedDemoTenant: boolean;
+}
+
+/** Reads and validates settings; an invalid value stops the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ConfigSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const raw = parsed.data;
+  return {
+    port: raw.PORT,
+    host: raw.HOST,
+    environment: raw.SERVICE_ENV,
+    databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
+    dataDir: raw.DATA_DIR,
+    publicBaseUrl: raw.PUBLIC_BASE_URL,
+    adminToken: raw.ADMIN_TOKEN,
+    redisUrl: raw.REDIS_URL,
+    rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,
+    secretsKey: raw.SECRETS_KEY,
+    idempotencyRetentionHours: raw.IDEMPOTENCY_RETENTION_HOURS,
+    deviceTimeoutMs: raw.DEVICE_TIMEOUT_MS,
+    bodyLimitBytes: raw.BODY_LIMIT_BYTES,
+    logLevel: raw.LOG_LEVEL,
+    seedDemoTenant: raw.SEED_DEMO_TENANT,
+  };
+}

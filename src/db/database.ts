@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import pg from 'pg';
+import { PrismaClient } from './generated/client.js';
+import { applyMigrations, type MigrationOutcome, type SqlRunner } from './migrations.js';
+
+export type Prisma = PrismaClient;
+
+export interface Database {
+  kind: 'postgres' | 'pglite';
+  prisma: PrismaClient;
+  /** Applies pending migrations (idempotent). */
+  migrate(): Promise<MigrationOutcome>;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  /** An already open PGlite instance (tests clone a migrated template). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options);
+}
+
+function openPostgres(connectionString: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000 });
+  // A dropped connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: 'postgres',
+    prisma,
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        return await applyMigrations(postgresRunner(client));
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+function postgresRunner(client: pg.PoolClient): SqlRunner {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await client.query(sql, params)).rows as T[];
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  let instance = options.pglite;
+  if (!instance) {
+    const dir = options.dataDir ?? './data';
+    mkdirSync(dir, { recursive: true });
+    instance = await PGlite.create(`${dir}/pglite`);
+  }
+  const pglite = instance;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    kind: 'pglite',
+    prisma,
+    migrate: () => applyMigrations(pgliteRunner(pglite)),
+    async ping() {
+      await pglite.query('SELECT 1');
+    },
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+export function pgliteRunner(pglite: PGlite): SqlRunner {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await pglite.query<T>(sql, params)).rows;
+    },
+    async exec(sql: string) {
+      await pglite.exec(sql);
+    },
+  };
+}

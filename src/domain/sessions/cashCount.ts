@@ -1,0 +1,30 @@
+import type { Decimal } from 'decimal.js';
+import { sumAmounts, toAmount, type AmountLike } from '../money.js';
+
+export interface CashDrawerMovements {
+  opening_amount: AmountLike;
+  /** Cash payment amounts of the session's completed operations; returns pay out, so they are negative. */
+  cash_payments: readonly AmountLike[];
+  /** Signed `session_cash_adjustment` amounts (negative is cash out). */
+  adjustments: readonly AmountLike[];
+}
+
+/** What the drawer should hold at count time (DESIGN "Style M resources the contract does not show"). */
+export function expectedClosingAmount(movements: CashDrawerMovements): Decimal {
+  return toAmount(movements.opening_amount)
+    .plus(sumAmounts(movements.cash_payments))
+    .plus(sumAmounts(movements.adjustments));
+}
+
+/** Signed `closing_cashcount_diff`: counted minus expected, so a shortage is negative. */
+export function cashCountDifference(counted: AmountLike, expected: AmountLike): Decimal {
+  return toAmount(counted).minus(toAmount(expected));
+}
+
+/**
+ * Only the method `cash` moves the drawer. Methods are lowercase tokens like the contract's
+ * `gift_card`, so no case folding: `Cash` is some other method.
+ */
+export function isCashPayment(method: string): boolean {
+  return method === 'cash';
+}

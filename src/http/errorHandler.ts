@@ -1,0 +1,85 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import fp from 'fastify-plugin';
+import { ApiError, invalidRequest } from './errors.js';
+
+interface SchemaIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** "/line_items/0/taxes/1/rate" -> "line_items[0].taxes[1].rate" */
+export function toFieldPath(segments: readonly (string | number)[]): string {
+  return segments.reduce<string>((path, segment) => {
+    if (typeof segment === 'number' || /^\d+$/.test(String(segment))) return `${path}[${segment}]`;
+    return path ? `${path}.${segment}` : String(segment);
+  }, '');
+}
+
+function issueField(issue: SchemaIssue, context: string | undefined): string {
+  const segments = issue.instancePath.split('/').filter(Boolean);
+  if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params.keys) && issue.params.keys.length > 0) {
+    segments.push(String(issue.params.keys[0]));
+  }
+  if (issue.keyword === 'invalid_union' && typeof issue.params.discriminator === 'string' && !segments.length) {
+    segments.push(issue.params.discriminator);
+  }
+  const field = toFieldPath(segments);
+  if (context === 'headers') return field;
+  return field || context || 'body';
+}
+
+function describeIssue(issue: SchemaIssue, field: string): string {
+  if (issue.keyword === 'unrecognized_keys') return `Unknown field: ${field}`;
+  return `${field}: ${issue.message ?? 'is invalid'}`;
+}
+
+/** Turns every failure into the contract's error envelope. */
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = (error as { validationContext?: string }).validationContext;
+    const issues = error.validation.map((issue) => {
+      const field = issueField(issue as unknown as SchemaIssue, context);
+      return { field, location: context ?? 'body', message: describeIssue(issue as unknown as SchemaIssue, field) };
+    });
+    return invalidRequest(issues[0].message, { field: issues[0].field, location: issues[0].location, issues });
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error, issues: error.cause?.issues }, 'response does not match its schema');
+    return new ApiError(500, 'internal_error', 'Internal server error');
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidRequest('The request body is not valid JSON', { field: 'body' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalidRequest('Content-Type must be application/json', { header: 'Content-Type' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'The request body is larger than the service accepts');
+  }
+  if (error instanceof SyntaxError) return invalidRequest('The request body is not valid JSON', { field: 'body' });
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApiError(status, 'invalid_request', error.message);
+  request.log.error({ err: error }, 'unhandled error');
+  return new ApiError(500, 'internal_error', 'Internal server error');
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.statusCode).type('application/json').send(error.toBody());
+}
+
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error, request);
+    if (apiError.statusCode >= 500) request.log.warn({ code: apiError.code }, apiError.message);
+    return sendApiError(reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+});

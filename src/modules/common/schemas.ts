@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** ISO 3166-1 alpha-3, uppercase, exactly three letters (contract 2, Style M). */
+export const CountryCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code in uppercase, e.g. DEU');
+
+export const Timestamp = z.iso.datetime({ offset: true });
+
+export const ResourceId = z.string().min(1).max(64);
+
+export const IdParams = z.strictObject({ id: ResourceId });
+
+/** Request address (Style M). */
+export const AddressInput = z.strictObject({
+  line1: z.string().min(1).max(200),
+  line2: z.string().max(200).nullable().optional(),
+  city: z.string().min(1).max(100),
+  postal_code: z.string().min(1).max(20),
+  country_code: CountryCode,
+});
+
+export const Address = z
+  .object({
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    postal_code: z.string(),
+    country_code: z.string(),
+  })
+  .meta({ id: 'Address' });
+
+export type AddressValue = z.infer<typeof Address>;
+
+export const toStoredAddress = (address: z.infer<typeof AddressInput>): AddressValue => ({
+  line1: address.line1,
+  line2: address.line2 ?? null,
+  city: address.city,
+  postal_code: address.postal_code,
+  country_code: address.country_code,
+});
+
+export const DeletedResponse = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export function isIanaTimezone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.includes('/') || zone === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+export const Timezone = z.string().refine(isIanaTimezone, 'must be an IANA time zone name, e.g. Europe/Berlin');
+
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });

@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Location as LocationRecord } from '../../db/generated/client.js';
+import { etagOf, parseIfMatch } from '../../http/concurrency.js';
+import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
+import { presentLocation } from './presenter.js';
+import { CreateLocationBody, Location, UpdateLocationBody } from './schemas.js';
+import { createLocation, deleteLocation, getLocation, listLocations, updateLocation } from './service.js';
+
+const locationResult = (location: LocationRecord, status: number): HttpResult => ({
+  status,
+  body: presentLocation(location),
+  headers: { etag: etagOf(location.resourceVersion) },
+});
+
+/** Style M locations (merchant-scoped through X-Service-Merchant). */
+export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Locations'];
+  const config = { merchantScoped: true };
+
+  app.post(
+    '/locations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create a location',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        body: CreateLocationBody,
+        response: { 201: Location, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+        locationResult(
+          await createLocation(app.ctx, request.merchant, request.body, (tx, l) => persist(tx, locationResult(l, 201))),
+          201,
+        ),
+      ),
+  );
+
+  app.get(
+    '/locations',
+    { config, schema: { tags, summary: 'List locations', headers: StyleMHeaders, response: { 200: listOf(Location), ...errorResponses(400, 403, 404) } } },
+    async (request) => ({ data: (await listLocations(app.ctx, request.merchant)).map(presentLocation) }),
+  );
+
+  app.get(
+    '/locations/:id',
+    { config, schema: { tags, summary: 'Get a location', headers: StyleMHeaders, params: IdParams, response: { 200: Location, ...errorResponses(400, 403, 404) } } },
+    async (request, reply) => sendResult(reply, locationResult(await getLocation(app.ctx, request.merchant, request.params.id), 200)),
+  );
+
+  app.patch(
+    '/locations/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Update a location (only the fields sent change)',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        params: IdParams,
+        body: UpdateLocationBody,
+        response: { 200: Location, ...errorResponses(400, 403, 404, 409, 412, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
+        const expected = parseIfMatch(request.headers['if-match'], false);
+        return locationResult(
+          await updateLocation(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, l) =>
+            persist(tx, locationResult(l, 200)),
+          ),
+          200,
+        );
+      }),
+  );
+
+  app.delete(
+    '/locations/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a location without registers',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: DeletedResponse, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await deleteLocation(app.ctx, request.merchant, request.params.id);
+      return { id: request.params.id, deleted: true as const };
+    },
+  );
+};

@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import type { Location, Merchant } from '../../db/generated/client.js';
+import type { AppContext } from '../../context.js';
+import { assertCurrentVersion } from '../../http/concurrency.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { toStoredAddress } from '../common/schemas.js';
+import type { Finalize, Tx } from '../common/transactions.js';
+import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
+
+const DEFAULT_TIMEZONES: Record<string, string> = { DEU: 'Europe/Berlin', AUT: 'Europe/Vienna', ITA: 'Europe/Rome' };
+
+export const defaultTimezone = (countryCode: string): string => DEFAULT_TIMEZONES[countryCode] ?? 'UTC';
+
+export async function createLocation(
+  ctx: AppContext,
+  merchant: Merchant,
+  input: z.infer<typeof CreateLocationBody>,
+  finalize?: Finalize<Location>,
+): Promise<Location> {
+  return ctx.db.$transaction(async (tx) => {
+    const location = await tx.location.create({
+      data: {
+        id: newId('loc'),
+        merchantId: merchant.id,
+        name: input.name,
+        address: toStoredAddress(input.address),
+        timezone: input.timezone ?? defaultTimezone(input.address.country_code),
+        externalId: input.external_id ?? null,
+      },
+    });
+    await finalize?.(tx, location);
+    return location;
+  });
+}
+
+export async function listLocations(ctx: AppContext, merchant: Merchant): Promise<Location[]> {
+  return ctx.db.location.findMany({ where: { merchantId: merchant.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+export async function getLocation(ctx: AppContext | { db: Tx }, merchant: Merchant, id: string): Promise<Location> {
+  const location = await ctx.db.location.findFirst({ where: { id, merchantId: merchant.id } });
+  if (!location) throw notFound('location', id);
+  return location;
+}
+
+async function lockLocation(tx: Tx, merchant: Merchant, id: string): Promise<Location> {
+  await tx.$queryRaw`SELECT id FROM locations WHERE id = ${id} FOR UPDATE`;
+  return getLocation({ db: tx }, merchant, id);
+}
+
+export async function updateLocation(
+  ctx: AppContext,
+  merchant: Merchant,
+  id: string,
+  input: z.infer<typeof UpdateLocationBody>,
+  expectedVersion: number | undefined,
+  finalize?: Finalize<Location>,
+): Promise<Location> {
+  return ctx.db.$transaction(async (tx) => {
+    const current = await lockLocation(tx, merchant, id);
+    assertCurrentVersion(expectedVersion, current.resourceVersion);
+    const location = await tx.location.update({
+      where: { id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.address !== undefined ? { address: toStoredAddress(input.address) } : {}),
+        ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+        ...(input.external_id !== undefined ? { externalId: input.external_id } : {}),
+        resourceVersion: { increment: 1 },
+        updatedAt: new Date(),
+      },
+    });
+    await finalize?.(tx, location);
+    return location;
+  });
+}
+
+export async function deleteLocation(ctx: AppContext, merchant: Merchant, id: string): Promise<void> {
+  await ctx.db.$transaction(async (tx) => {
+    await lockLocation(tx, merchant, id);
+    const registers = await tx.register.count({ where: { locationId: id } });
+    if (registers > 0) {
+      throw conflict('location_has_registers', 'The location still has registers; delete them first', { register_count: registers });
+    }
+    await tx.location.delete({ where: { id } });
+  });
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { etagOf, parseIfMatch } from '../../http/concurrency.js';
+import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
+import { errorResponses, IdempotencyHeaders, MutationHeaders } from '../common/responses.js';
+import { presentMerchant } from './presenter.js';
+import { CreateMerchantBody, Merchant, UpdateMerchantBody } from './schemas.js';
+import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerchant } from './service.js';
+import type { Merchant as MerchantRecord } from '../../db/generated/client.js';
+
+const merchantResult = (merchant: MerchantRecord, status: number): HttpResult => ({
+  status,
+  body: presentMerchant(merchant),
+  headers: { etag: etagOf(merchant.resourceVersion) },
+});
+
+export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Merchants'];
+
+  app.post(
+    '/merchants',
+    {
+      schema: {
+        tags,
+        summary: 'Create a merchant (in the key\'s country)',
+        headers: IdempotencyHeaders,
+        body: CreateMerchantBody,
+        response: { 201: Merchant, ...errorResponses(400, 403, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+        merchantResult(
+          await createMerchant(app.ctx, request.principal, request.body, (tx, merchant) =>
+            persist(tx, merchantResult(merchant, 201)),
+          ),
+          201,
+        ),
+      ),
+  );
+
+  app.get(
+    '/merchants',
+    { schema: { tags, summary: 'List merchants', response: { 200: listOf(Merchant), ...errorResponses(403) } } },
+    async (request) => ({ data: (await listMerchants(app.ctx, request.principal)).map(presentMerchant) }),
+  );
+
+  app.get(
+    '/merchants/:id',
+    { schema: { tags, summary: 'Get a merchant', params: IdParams, response: { 200: Merchant, ...errorResponses(400, 403, 404) } } },
+    async (request, reply) => sendResult(reply, merchantResult(await getMerchant(app.ctx, request.principal, request.params.id), 200)),
+  );
+
+  app.patch(
+    '/merchants/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a merchant; fiscal_identities are merged by country_code',
+        params: IdParams,
+        headers: MutationHeaders,
+        body: UpdateMerchantBody,
+        response: { 200: Merchant, ...errorResponses(400, 403, 404, 409, 412, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
+        const expected = parseIfMatch(request.headers['if-match'], false);
+        const merchant = await updateMerchant(app.ctx, request.principal, request.params.id, request.body, expected, (tx, m) =>
+          persist(tx, merchantResult(m, 200)),
+        );
+        return merchantResult(merchant, 200);
+      }),
+  );
+
+  app.delete(
+    '/merchants/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a merchant without locations',
+        params: IdParams,
+        response: { 200: DeletedResponse, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await deleteMerchant(app.ctx, request.principal, request.params.id);
+      return { id: request.params.id, deleted: true as const };
+    },
+  );
+};

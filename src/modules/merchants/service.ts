@@ -1,0 +1,138 @@
+import type { Merchant } from '../../db/generated/client.js';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/auth.js';
+import { assertMerchantAccess } from '../../http/auth.js';
+import { assertCurrentVersion } from '../../http/concurrency.js';
+import { conflict, forbidden, unprocessable, validationError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import {
+  checkFiscalIdentities,
+  firstDuplicateCountry,
+  mergeFiscalIdentities,
+} from '../../domain/merchants/fiscalIdentityRules.js';
+import { toStoredAddress } from '../common/schemas.js';
+import type { Finalize } from '../common/transactions.js';
+import type { FiscalIdentityInputValue } from './schemas.js';
+import type { z } from 'zod';
+import type { CreateMerchantBody, UpdateMerchantBody } from './schemas.js';
+
+/** A fiscal identity as stored: Italian portal secrets sealed with the service's secrets key. */
+export type StoredFiscalIdentity = Record<string, string> & { country_code: string };
+
+function sealIdentity(ctx: AppContext, identity: FiscalIdentityInputValue): StoredFiscalIdentity {
+  if (identity.country_code !== 'ITA') return { ...identity } as StoredFiscalIdentity;
+  const { fisconline_password, fisconline_pin, ...rest } = identity;
+  return {
+    ...rest,
+    fisconline_password_sealed: ctx.secrets.seal(fisconline_password),
+    fisconline_pin_sealed: ctx.secrets.seal(fisconline_pin),
+  };
+}
+
+function checkIdentities(identities: FiscalIdentityInputValue[]): void {
+  const violations = checkFiscalIdentities(identities);
+  if (violations.length) {
+    throw unprocessable('regime_validation_failed', violations[0].message, { field: violations[0].field, violations });
+  }
+  const duplicate = firstDuplicateCountry(identities);
+  if (duplicate >= 0) {
+    throw validationError('Only one fiscal identity per country_code', {
+      field: `fiscal_identities[${duplicate}].country_code`,
+    });
+  }
+}
+
+export async function createMerchant(
+  ctx: AppContext,
+  principal: Principal,
+  input: z.infer<typeof CreateMerchantBody>,
+  finalize?: Finalize<Merchant>,
+): Promise<Merchant> {
+  if (principal.kind !== 'tenant') throw forbidden('Only tenant keys create merchants');
+  if (input.country_code !== principal.countryCode) {
+    throw forbidden(`This key is scoped to ${principal.countryCode} and cannot create a merchant in ${input.country_code}`, {
+      field: 'country_code',
+    });
+  }
+  checkIdentities(input.fiscal_identities);
+  return ctx.db.$transaction(async (tx) => {
+    const merchant = await tx.merchant.create({
+      data: {
+        id: newId('mer'),
+        tenantId: principal.tenantId,
+        legalName: input.legal_name,
+        countryCode: input.country_code,
+        status: input.status ?? 'active',
+        address: toStoredAddress(input.address),
+        fiscalIdentities: input.fiscal_identities.map((identity) => sealIdentity(ctx, identity)),
+      },
+    });
+    await finalize?.(tx, merchant);
+    return merchant;
+  });
+}
+
+export async function listMerchants(ctx: AppContext, principal: Principal): Promise<Merchant[]> {
+  return ctx.db.merchant.findMany({
+    where: {
+      tenantId: principal.tenantId,
+      ...(principal.countryCode ? { countryCode: principal.countryCode } : {}),
+      ...(principal.organizationId ? { id: principal.organizationId } : {}),
+    },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export async function getMerchant(ctx: AppContext, principal: Principal, id: string): Promise<Merchant> {
+  return assertMerchantAccess(principal, await ctx.db.merchant.findUnique({ where: { id } }), id);
+}
+
+export async function updateMerchant(
+  ctx: AppContext,
+  principal: Principal,
+  id: string,
+  input: z.infer<typeof UpdateMerchantBody>,
+  expectedVersion: number | undefined,
+  finalize?: Finalize<Merchant>,
+): Promise<Merchant> {
+  if (input.fiscal_identities) checkIdentities(input.fiscal_identities);
+  return ctx.db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM merchants WHERE id = ${id} FOR UPDATE`;
+    const current = rows.length ? await tx.merchant.findUnique({ where: { id } }) : null;
+    const merchant = assertMerchantAccess(principal, current, id);
+    assertCurrentVersion(expectedVersion, merchant.resourceVersion);
+    const updated = await tx.merchant.update({
+      where: { id },
+      data: {
+        ...(input.legal_name !== undefined ? { legalName: input.legal_name } : {}),
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.address !== undefined ? { address: toStoredAddress(input.address) } : {}),
+        ...(input.fiscal_identities !== undefined
+          ? {
+              fiscalIdentities: mergeFiscalIdentities(
+                merchant.fiscalIdentities as StoredFiscalIdentity[],
+                input.fiscal_identities.map((identity) => sealIdentity(ctx, identity)),
+              ),
+            }
+          : {}),
+        resourceVersion: { increment: 1 },
+        updatedAt: new Date(),
+      },
+    });
+    await finalize?.(tx, updated);
+    return updated;
+  });
+}
+
+export async function deleteMerchant(ctx: AppContext, principal: Principal, id: string): Promise<void> {
+  await ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${id} FOR UPDATE`;
+    const merchant = assertMerchantAccess(principal, await tx.merchant.findUnique({ where: { id } }), id);
+    const locations = await tx.location.count({ where: { merchantId: merchant.id } });
+    if (locations > 0) {
+      throw conflict('resource_conflict', 'The merchant still has locations; delete them first', { location_count: locations });
+    }
+    await tx.apiKey.updateMany({ where: { organizationId: merchant.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    await tx.merchant.delete({ where: { id } });
+  });
+}

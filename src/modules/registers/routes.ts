@@ -1,0 +1,96 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { etagOf, parseIfMatch } from '../../http/concurrency.js';
+import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
+import { presentRegister, type RegisterWithDevice } from './presenter.js';
+import { CreateRegisterBody, Register, UpdateRegisterBody } from './schemas.js';
+import { createRegister, deleteRegister, findRegister, listRegisters, updateRegister } from './service.js';
+
+export const registerResult = (register: RegisterWithDevice, status: number): HttpResult => ({
+  status,
+  body: presentRegister(register),
+  headers: { etag: etagOf(register.resourceVersion) },
+});
+
+/** Style M registers (POS terminals). */
+export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Registers'];
+  const config = { merchantScoped: true };
+
+  app.post(
+    '/registers',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create a register at a location',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        body: CreateRegisterBody,
+        response: { 201: Register, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+        registerResult(
+          await createRegister(app.ctx, request.merchant, request.body, (tx, r) => persist(tx, registerResult(r, 201))),
+          201,
+        ),
+      ),
+  );
+
+  app.get(
+    '/registers',
+    { config, schema: { tags, summary: 'List registers', headers: StyleMHeaders, response: { 200: listOf(Register), ...errorResponses(400, 403, 404) } } },
+    async (request) => ({ data: (await listRegisters(app.ctx, request.merchant)).map(presentRegister) }),
+  );
+
+  app.get(
+    '/registers/:id',
+    { config, schema: { tags, summary: 'Get a register', headers: StyleMHeaders, params: IdParams, response: { 200: Register, ...errorResponses(400, 403, 404) } } },
+    async (request, reply) => sendResult(reply, registerResult(await findRegister(app.ctx.db, request.merchant, request.params.id), 200)),
+  );
+
+  app.patch(
+    '/registers/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Update a register',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        params: IdParams,
+        body: UpdateRegisterBody,
+        response: { 200: Register, ...errorResponses(400, 403, 404, 409, 412, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
+        const expected = parseIfMatch(request.headers['if-match'], false);
+        return registerResult(
+          await updateRegister(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, r) =>
+            persist(tx, registerResult(r, 200)),
+          ),
+          200,
+        );
+      }),
+  );
+
+  app.delete(
+    '/registers/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a register that has no operations and was never fiscalized',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: DeletedResponse, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await deleteRegister(app.ctx, request.merchant, request.params.id);
+      return { id: request.params.id, deleted: true as const };
+    },
+  );
+};

@@ -1,0 +1,54 @@
+/**
+ * Everything a printed or hosted receipt shows, already resolved from the
+ * database. Amounts are decimal strings as stored (e.g. "12.5", "-3.00");
+ * the renderers only format them and never compute new amounts, so the
+ * receipt shows exactly what was fiscalized.
+ */
+export interface ReceiptDocument {
+  receiptId: string;
+  issuedAt: Date;
+  /** ISO 4217 code, printed after every amount. */
+  currency: string;
+  operationType: 'sale' | 'return' | 'exchange';
+  issuer: {
+    legalName: string;
+    locationName: string;
+    registerName: string;
+    address: { line1: string; city: string; postalCode: string; countryCode: string };
+    taxId: string | null;
+  };
+  lines: {
+    description: string;
+    quantity: number;
+    unitPrice: string;
+    /** Gross line total, after line discounts. */
+    totalAmount: string;
+    /** Fraction, e.g. "0.19". */
+    taxRate: string;
+    taxAmount: string;
+  }[];
+  /** `amount` is the positive reduction; it is printed with a minus sign. */
+  cartDiscounts: { description: string | null; amount: string }[];
+  totals: { gross: string; net: string; tax: string; tip: string };
+  taxBreakdown: { rate: string; net: string; tax: string; gross: string }[];
+  payments: { method: string; amount: string }[];
+  /** The TSE data § 6 KassenSichV requires; null when the operation carries no fiscal signature. */
+  fiscal: null | {
+    regime: 'KassenSichV';
+    tseSerial: string;
+    clientId: string;
+    transactionNumber: number;
+    signatureCounter: number;
+    /** ISO 8601 logTime of the StartTransaction message, printed as the TSE wrote it. */
+    startTime: string;
+    /** ISO 8601 logTime of the FinishTransaction message. */
+    endTime: string;
+    signatureAlgorithm: string;
+    timeFormat: string;
+    signature: string;
+    publicKey: string;
+    processType: string;
+    /** DSFinV-K "V0" string; the QR code encodes exactly this. */
+    qrData: string;
+  };
+}

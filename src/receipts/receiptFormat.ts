@@ -1,0 +1,208 @@
+import { Decimal } from 'decimal.js';
+import type { QRCodeErrorCorrectionLevel } from 'qrcode';
+import { toAmount, type AmountLike } from '../domain/money.js';
+import type { ReceiptDocument } from './receiptDocument.js';
+
+/**
+ * Display model shared by the PDF and HTML renderers, so both show the same
+ * labels and values. Display conventions (German, as the receipt is):
+ * - amounts: rounded half-up to 2 decimals (whatever the currency), "."
+ *   groups thousands, "," before the decimals, a space and the currency code:
+ *   "1.234,50 EUR", "-3,00 EUR"; a string that is not a plain decimal throws;
+ * - tax rates: percent with a decimal comma: "19 %", "5,5 %";
+ * - issue date: "dd.mm.yyyy hh:mm:ss" in the issuer country's time zone
+ *   (UTC, marked as such, for countries not mapped below);
+ * - TSE times and values: verbatim, so they match the QR code and TSE export.
+ */
+export interface ReceiptRow {
+  label: string;
+  value: string;
+}
+
+export interface ReceiptItemRow {
+  description: string;
+  /** "2 x 1,50 EUR". */
+  detail: string;
+  amount: string;
+  /** Letter linking the line to its row in the tax table. */
+  taxKey: string;
+}
+
+export interface ReceiptTaxRow {
+  key: string;
+  rate: string;
+  net: string;
+  tax: string;
+  gross: string;
+}
+
+export interface ReceiptFiscalRow extends ReceiptRow {
+  /** Long machine values (serials, base64) are shown in a monospace font. */
+  mono: boolean;
+}
+
+export interface ReceiptView {
+  title: string;
+  issuerName: string;
+  issuerLines: string[];
+  meta: ReceiptRow[];
+  items: ReceiptItemRow[];
+  discounts: ReceiptRow[];
+  total: ReceiptRow;
+  tip: ReceiptRow | null;
+  payments: ReceiptRow[];
+  taxes: ReceiptTaxRow[];
+  taxTotal: ReceiptTaxRow;
+  fiscal: null | { heading: string; rows: ReceiptFiscalRow[]; qrData: string };
+}
+
+/** Both renderers encode the QR with the same options, so they draw the same symbol. */
+export const QR_ERROR_CORRECTION: QRCodeErrorCorrectionLevel = 'M';
+export const QR_QUIET_ZONE = 4;
+
+const OPERATION_LABELS: Record<ReceiptDocument['operationType'], string> = {
+  sale: 'Verkauf',
+  return: 'Rückgabe',
+  exchange: 'Umtausch',
+};
+
+const PAYMENT_LABELS: Record<string, string> = {
+  cash: 'Bar',
+  card: 'Karte',
+  credit_card: 'Kreditkarte',
+  debit_card: 'Debitkarte',
+  gift_card: 'Geschenkkarte',
+  voucher: 'Gutschein',
+};
+
+const TIME_ZONES: Record<string, string> = {
+  DE: 'Europe/Berlin',
+  AT: 'Europe/Vienna',
+  IT: 'Europe/Rome',
+};
+
+export function formatMoney(amount: AmountLike, currency: string): string {
+  const rounded = toAmount(amount).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  const [integer, fraction] = rounded.abs().toFixed(2).split('.');
+  // Keeps "-0,00" from appearing for tiny negative values.
+  const sign = rounded.isNegative() && !rounded.isZero() ? '-' : '';
+  return `${sign}${integer.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${fraction} ${currency}`;
+}
+
+export function formatTaxRate(rate: string): string {
+  return `${toAmount(rate).times(100).toFixed().replace('.', ',')} %`;
+}
+
+export function formatQuantity(quantity: number): string {
+  return new Intl.NumberFormat('de-DE', { maximumFractionDigits: 3, useGrouping: false }).format(quantity);
+}
+
+export function formatIssuedAt(issuedAt: Date, countryCode: string): string {
+  const timeZone = TIME_ZONES[countryCode.toUpperCase()];
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('de-DE', {
+      timeZone: timeZone ?? 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(issuedAt)
+      .map((part) => [part.type, part.value]),
+  );
+  const text = `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}:${parts.second}`;
+  return timeZone ? text : `${text} UTC`;
+}
+
+/** Rates are keyed by value so "0.19" and "0.190" share a letter. */
+function rateKey(rate: string): string {
+  return toAmount(rate).toFixed();
+}
+
+function taxKeyLetters(doc: ReceiptDocument): Map<string, string> {
+  const letters = new Map<string, string>();
+  for (const rate of [...doc.taxBreakdown.map((t) => t.rate), ...doc.lines.map((l) => l.taxRate)]) {
+    const key = rateKey(rate);
+    if (!letters.has(key)) letters.set(key, String.fromCharCode(65 + (letters.size % 26)));
+  }
+  return letters;
+}
+
+function taxIdLine(taxId: string): string {
+  // A VAT id starts with its country prefix; anything else is a national tax number.
+  return `${/^[A-Z]{2}/i.test(taxId) ? 'USt-IdNr.' : 'St.-Nr.'}: ${taxId}`;
+}
+
+export function presentReceipt(doc: ReceiptDocument): ReceiptView {
+  const money = (amount: AmountLike): string => formatMoney(amount, doc.currency);
+  const letters = taxKeyLetters(doc);
+  const { issuer } = doc;
+
+  const issuerLines = [
+    ...(issuer.locationName && issuer.locationName !== issuer.legalName ? [issuer.locationName] : []),
+    issuer.address.line1,
+    `${issuer.address.postalCode} ${issuer.address.city}`,
+    ...(issuer.address.countryCode.toUpperCase() === 'DE' ? [] : [issuer.address.countryCode]),
+    ...(issuer.taxId ? [taxIdLine(issuer.taxId)] : []),
+  ];
+
+  const rateLabel = (rate: string): string =>
+    toAmount(rate).isZero() ? 'steuerfrei' : formatTaxRate(rate);
+
+  const fiscal = doc.fiscal;
+  return {
+    title: `Beleg ${doc.receiptId}`,
+    issuerName: issuer.legalName,
+    issuerLines,
+    meta: [
+      { label: 'Vorgang', value: OPERATION_LABELS[doc.operationType] },
+      { label: 'Beleg-Nr.', value: doc.receiptId },
+      { label: 'Datum', value: formatIssuedAt(doc.issuedAt, issuer.address.countryCode) },
+      { label: 'Kasse', value: issuer.registerName },
+    ],
+    items: doc.lines.map((line) => ({
+      description: line.description,
+      detail: `${formatQuantity(line.quantity)} x ${money(line.unitPrice)}`,
+      amount: money(line.totalAmount),
+      taxKey: letters.get(rateKey(line.taxRate)) ?? '',
+    })),
+    discounts: doc.cartDiscounts.map((discount) => ({
+      label: discount.description || 'Rabatt',
+      value: money(toAmount(discount.amount).negated()),
+    })),
+    total: { label: 'Summe', value: money(doc.totals.gross) },
+    tip: toAmount(doc.totals.tip).isZero() ? null : { label: 'Trinkgeld', value: money(doc.totals.tip) },
+    payments: doc.payments.map((payment) => ({
+      label: PAYMENT_LABELS[payment.method] ?? payment.method,
+      value: money(payment.amount),
+    })),
+    taxes: doc.taxBreakdown.map((row) => ({
+      key: letters.get(rateKey(row.rate)) ?? '',
+      rate: rateLabel(row.rate),
+      net: money(row.net),
+      tax: money(row.tax),
+      gross: money(row.gross),
+    })),
+    taxTotal: { key: '', rate: 'Gesamt', net: money(doc.totals.net), tax: money(doc.totals.tax), gross: money(doc.totals.gross) },
+    fiscal: fiscal && {
+      heading: 'TSE-Daten',
+      rows: [
+        { label: 'TSE-Seriennummer', value: fiscal.tseSerial, mono: true },
+        { label: 'Kassen-Seriennummer', value: fiscal.clientId, mono: true },
+        { label: 'Transaktionsnummer', value: String(fiscal.transactionNumber), mono: false },
+        { label: 'Signaturzähler', value: String(fiscal.signatureCounter), mono: false },
+        { label: 'Start', value: fiscal.startTime, mono: false },
+        { label: 'Ende', value: fiscal.endTime, mono: false },
+        { label: 'Signaturalgorithmus', value: fiscal.signatureAlgorithm, mono: false },
+        { label: 'Zeitformat', value: fiscal.timeFormat, mono: false },
+        { label: 'Prozesstyp', value: fiscal.processType, mono: false },
+        { label: 'Signatur', value: fiscal.signature, mono: true },
+        { label: 'Öffentlicher Schlüssel', value: fiscal.publicKey, mono: true },
+      ],
+      qrData: fiscal.qrData,
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { ReceiptDocument } from '../../src/receipts/receiptDocument.js';
+
+/** A real, verified DSFinV-K QR string (kassensichv.md §8). */
+export const QR_DATA =
+  'V0;ERS 8cb8e2de-4052-481b-945b-118022951944;Kassenbeleg-V1;Beleg^21.42_0.00_0.00_0.00_0.00^21.42:Unbar;1;31;2021-08-23T14:36:27.000Z;2021-08-23T14:36:33.000Z;ecdsa-plain-SHA256;unixTime;TGnWiq3ZW7gi4Vs+DxLGsJZj9v271dHmhQAcb057F3oWkdKJ61UW2LLVTZQhW673yLa53Mm6oPeMU1Ns3ZOH7w==;BGFKQP7EENf3s5hTDXvlh+xyJ1Q9BNIa9LyYbYK+pTAKAGQ2fmI40p5QOrpHpvb+UuOrNQJdhzggHNfyyyDyf/g=';
+
+export const TSE_SERIAL = 'aadfb3152cbde762aa5027e350ba9aeacb69b6236b4f25fc3ea78b69e610952a';
+
+export function sampleReceipt(overrides: Partial<ReceiptDocument> = {}): ReceiptDocument {
+  return {
+    receiptId: 'rcpt_01J8ZQ4K7M',
+    issuedAt: new Date('2021-08-23T14:36:33.000Z'),
+    currency: 'EUR',
+    operationType: 'sale',
+    issuer: {
+      legalName: 'Bäckerei Müller GmbH',
+      locationName: 'Filiale Prenzlauer Berg',
+      registerName: 'Kasse 1',
+      address: { line1: 'Kastanienallee 12', city: 'Berlin', postalCode: '10435', countryCode: 'DE' },
+      taxId: 'DE123456789',
+    },
+    lines: [
+      { description: 'Cappuccino groß', quantity: 2, unitPrice: '3.60', totalAmount: '7.20', taxRate: '0.19', taxAmount: '1.15' },
+      {
+        description: 'Roggenmischbrot, 750 g, frisch aus dem Steinofen',
+        quantity: 1,
+        unitPrice: '4.9',
+        totalAmount: '4.90',
+        taxRate: '0.07',
+        taxAmount: '0.32',
+      },
+      { description: 'Croissant', quantity: 4, unitPrice: '1.50', totalAmount: '6.00', taxRate: '0.07', taxAmount: '0.39' },
+      { description: 'Geschenkkarte', quantity: 1, unitPrice: '5.00', totalAmount: '5.00', taxRate: '0', taxAmount: '0' },
+    ],
+    cartDiscounts: [{ description: 'Stammkundenrabatt', amount: '1.68' }],
+    totals: { gross: '21.42', net: '19.56', tax: '1.86', tip: '1.00' },
+    taxBreakdown: [
+      { rate: '0.19', net: '5.70', tax: '1.08', gross: '6.78' },
+      { rate: '0.07', net: '9.01', tax: '0.63', gross: '9.64' },
+      { rate: '0', net: '5.00', tax: '0.00', gross: '5.00' },
+    ],
+    payments: [
+      { method: 'card', amount: '20.00' },
+      { method: 'cash', amount: '2.42' },
+    ],
+    fiscal: {
+      regime: 'KassenSichV',
+      tseSerial: TSE_SERIAL,
+      clientId: 'ERS 8cb8e2de-4052-481b-945b-118022951944',
+      transactionNumber: 1,
+      signatureCounter: 31,
+      startTime: '2021-08-23T14:36:27.000Z',
+      endTime: '2021-08-23T14:36:33.000Z',
+      signatureAlgorithm: 'ecdsa-plain-SHA256',
+      timeFormat: 'unixTime',
+      signature: 'TGnWiq3ZW7gi4Vs+DxLGsJZj9v271dHmhQAcb057F3oWkdKJ61UW2LLVTZQhW673yLa53Mm6oPeMU1Ns3ZOH7w==',
+      publicKey: 'BGFKQP7EENf3s5hTDXvlh+xyJ1Q9BNIa9LyYbYK+pTAKAGQ2fmI40p5QOrpHpvb+UuOrNQJdhzggHNfyyyDyf/g=',
+      processType: 'Kassenbeleg-V1',
+      qrData: QR_DATA,
+    },
+    ...overrides,
+  };
+}

@@ -1,0 +1,246 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import QRCode from 'qrcode';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatMoney, formatIssuedAt, formatQuantity, formatTaxRate } from '../../src/receipts/receiptFormat.js';
+import { renderReceiptHtml } from '../../src/receipts/renderReceiptHtml.js';
+import { renderReceiptPdf, toWinAnsi } from '../../src/receipts/renderReceiptPdf.js';
+import { QR_DATA, sampleReceipt, TSE_SERIAL } from './fixtures.js';
+
+const hasBinary = (name: string): boolean => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
+const hasPoppler = hasBinary('pdftotext') && hasBinary('pdftoppm') && hasBinary('pdfinfo');
+const hasZbar = hasBinary('zbarimg');
+
+const workDir = mkdtempSync(join(tmpdir(), 'receipt-test-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+let fileCounter = 0;
+function writeTemp(extension: string, data: Buffer | string): string {
+  fileCounter += 1;
+  const path = join(workDir, `file-${fileCounter}.${extension}`);
+  writeFileSync(path, data);
+  return path;
+}
+
+function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-enc', 'UTF-8', writeTemp('pdf', pdf), '-'], { encoding: 'utf8' });
+}
+
+function pdfPages(pdf: Buffer): number {
+  const info = execFileSync('pdfinfo', [writeTemp('pdf', pdf)], { encoding: 'utf8' });
+  return Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
+}
+
+/** Every QR symbol zbarimg finds in an image, one decoded string each. */
+function decodeQr(imagePath: string): string[] {
+  const out = execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Sqrcode.enable', imagePath], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return out.split('\n').filter((line) => line !== '');
+}
+
+/** Rebuilds the module matrix from the `h`-run path qrcode's SVG renderer emits. */
+function svgModules(svg: string): boolean[][] {
+  const size = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1]);
+  const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg)?.[1] ?? '';
+  const grid = Array.from({ length: size }, () => Array<boolean>(size).fill(false));
+  let x = 0;
+  let y = 0;
+  for (const [, command, args] of path.matchAll(/([Mmh])([^Mmh]+)/g)) {
+    const [a, b] = args.trim().split(/\s+/).map(Number);
+    if (command === 'M') [x, y] = [a, b];
+    else if (command === 'm') [x, y] = [x + a, y + b];
+    else {
+      for (let i = 0; i < a; i += 1) grid[Math.floor(y)][x + i] = true;
+      x += a;
+    }
+  }
+  return grid;
+}
+
+/** Binary PGM (which zbarimg reads) with `scale` pixels per module. */
+function toPgm(grid: boolean[][], scale: number): Buffer {
+  const side = grid.length * scale;
+  const pixels = Buffer.alloc(side * side);
+  for (let py = 0; py < side; py += 1) {
+    for (let px = 0; px < side; px += 1) pixels[py * side + px] = grid[Math.floor(py / scale)][Math.floor(px / scale)] ? 0 : 255;
+  }
+  return Buffer.concat([Buffer.from(`P5\n${side} ${side}\n255\n`), pixels]);
+}
+
+describe('display formatting', () => {
+  it('formats amounts German-style with the currency code', () => {
+    expect(formatMoney('1234.5', 'EUR')).toBe('1.234,50 EUR');
+    expect(formatMoney('1234567.891', 'EUR')).toBe('1.234.567,89 EUR');
+    expect(formatMoney('-3', 'EUR')).toBe('-3,00 EUR');
+    expect(formatMoney('0.005', 'EUR')).toBe('0,01 EUR');
+    expect(formatMoney('-0.001', 'CHF')).toBe('0,00 CHF');
+    expect(() => formatMoney('1e3', 'EUR')).toThrow(RangeError);
+  });
+
+  it('formats tax rates, quantities and the issue time', () => {
+    expect(formatTaxRate('0.19')).toBe('19 %');
+    expect(formatTaxRate('0.055')).toBe('5,5 %');
+    expect(formatQuantity(1.25)).toBe('1,25');
+    expect(formatQuantity(1000)).toBe('1000');
+    expect(formatIssuedAt(new Date('2024-07-01T22:30:05Z'), 'DE')).toBe('02.07.2024 00:30:05');
+    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'DE')).toBe('15.01.2024 09:00:00');
+    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'US')).toBe('15.01.2024 08:00:00 UTC');
+  });
+
+  it('maps text to what the standard PDF fonts can show', () => {
+    expect(toWinAnsi('Grüße – 5 €')).toBe('Grüße – 5 €');
+    expect(toWinAnsi('Łódź ő 寿司 😀\tx\n')).toBe('?ódz o ?? ? x ');
+  });
+});
+
+describe('renderReceiptPdf', () => {
+  it('produces a one-page PDF, byte-identical for the same receipt', async () => {
+    const pdf = await renderReceiptPdf(sampleReceipt());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect((await renderReceiptPdf(sampleReceipt())).equals(pdf)).toBe(true);
+  });
+
+  it.skipIf(!hasPoppler)('contains issuer, totals and every § 6 KassenSichV field as text', async () => {
+    const doc = sampleReceipt();
+    const pdf = await renderReceiptPdf(doc);
+    expect(pdfPages(pdf)).toBe(1);
+    const text = pdfText(pdf);
+    const compact = text.replace(/\s+/g, '');
+    for (const expected of [
+      'Bäckerei Müller GmbH',
+      'Kastanienallee 12',
+      '10435 Berlin',
+      'USt-IdNr.: DE123456789',
+      '23.08.2021 16:36:33',
+      'Cappuccino groß',
+      '2 x 3,60 EUR',
+      '-1,68 EUR',
+      '21,42 EUR',
+      '19,56 EUR',
+      '1,86 EUR',
+      'A 19 %',
+      'Karte',
+      'Kassenbeleg-V1',
+      'ecdsa-plain-SHA256',
+      'unixTime',
+      '2021-08-23T14:36:27.000Z',
+      '2021-08-23T14:36:33.000Z',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // Long machine values wrap inside the 80 mm column, so compare without whitespace.
+    const fiscal = doc.fiscal!;
+    for (const value of [TSE_SERIAL, fiscal.clientId, fiscal.signature, fiscal.publicKey]) {
+      expect(compact).toContain(value.replace(/\s+/g, ''));
+    }
+    expect(text).toMatch(/Transaktionsnummer[\s\S]*Signaturzähler/);
+  });
+
+  it.skipIf(!hasPoppler || !hasZbar)('prints a QR code that decodes to exactly qrData', async () => {
+    const pdf = await renderReceiptPdf(sampleReceipt());
+    const prefix = join(workDir, 'page');
+    execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', writeTemp('pdf', pdf), prefix]);
+    expect(decodeQr(`${prefix}.png`)).toEqual([QR_DATA]);
+  });
+
+  it.skipIf(!hasPoppler)('renders without fiscal data and survives text outside WinAnsi', async () => {
+    const doc = sampleReceipt({
+      fiscal: null,
+      operationType: 'return',
+      issuer: { ...sampleReceipt().issuer, legalName: 'Łódź Sushi 寿司 😀' },
+    });
+    const pdf = await renderReceiptPdf(doc);
+    const text = pdfText(pdf);
+    expect(text).toContain('?ódz Sushi ?? ?');
+    expect(text).toContain('Rückgabe');
+    expect(text).not.toContain('TSE');
+  });
+
+  it.skipIf(!hasPoppler)('splits a receipt too long for one page into A4-high pages', async () => {
+    const line = sampleReceipt().lines[0];
+    const pdf = await renderReceiptPdf(sampleReceipt({ lines: Array.from({ length: 1000 }, () => line) }));
+    const pages = pdfPages(pdf);
+    expect(pages).toBeGreaterThan(1);
+    expect(pdfText(pdf)).toContain('Kassenbeleg-V1');
+  });
+});
+
+describe('renderReceiptHtml', () => {
+  it('is a self-contained German page with the fiscal fields', async () => {
+    const doc = sampleReceipt();
+    const page = await renderReceiptHtml(doc);
+    expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(page).toContain('<html lang="de">');
+    expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    const fiscal = doc.fiscal!;
+    for (const value of [
+      TSE_SERIAL,
+      fiscal.clientId,
+      String(fiscal.transactionNumber),
+      String(fiscal.signatureCounter),
+      fiscal.startTime,
+      fiscal.endTime,
+      fiscal.signatureAlgorithm,
+      fiscal.timeFormat,
+      fiscal.signature,
+      fiscal.publicKey,
+      fiscal.processType,
+      '21,42 EUR',
+    ]) {
+      expect(page).toContain(value);
+    }
+    // The only URL is the SVG namespace; nothing is fetched.
+    expect(page.match(/https?:\/\/[^"\s]*/g)).toEqual(['http://www.w3.org/2000/svg']);
+    expect(page).not.toMatch(/<(?:link|script|img|iframe)\b|\b(?:src|href)=|url\(/i);
+  });
+
+  it('escapes every user-supplied string', async () => {
+    const evil = '<script>alert("x")</script>';
+    const base = sampleReceipt();
+    const page = await renderReceiptHtml(
+      sampleReceipt({
+        receiptId: evil,
+        currency: '<b>',
+        issuer: { ...base.issuer, legalName: evil, registerName: `"'><img src=x onerror=alert(1)>` },
+        lines: [{ ...base.lines[0], description: evil }],
+        cartDiscounts: [{ description: evil, amount: '1' }],
+        payments: [{ method: evil, amount: '1' }],
+      }),
+    );
+    expect(page).not.toContain('<script');
+    expect(page).not.toContain('<img');
+    expect(page).not.toContain('<b>');
+    expect(page).toContain('<title>Beleg &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; – &lt;script&gt;');
+    expect(page).toContain('&quot;&#39;&gt;&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  const pageQr = async (): Promise<boolean[][]> =>
+    svgModules(/<svg[\s\S]*?<\/svg>/.exec(await renderReceiptHtml(sampleReceipt()))?.[0] ?? '');
+
+  it('embeds the SVG QR symbol qrcode builds for qrData', async () => {
+    const grid = await pageQr();
+    // Inside a 4-module quiet zone.
+    const { modules } = QRCode.create(QR_DATA, { errorCorrectionLevel: 'M' });
+    expect(grid.length).toBe(modules.size + 8);
+    for (let row = 0; row < modules.size; row += 1) {
+      for (let col = 0; col < modules.size; col += 1) {
+        expect(grid[row + 4][col + 4]).toBe(modules.get(row, col) === 1);
+      }
+    }
+  });
+
+  it.skipIf(!hasZbar)('embeds a QR code that decodes to exactly qrData', async () => {
+    expect(decodeQr(writeTemp('pgm', toPgm(await pageQr(), 4)))).toEqual([QR_DATA]);
+  });
+
+  it('renders without fiscal data', async () => {
+    const page = await renderReceiptHtml(sampleReceipt({ fiscal: null }));
+    expect(page).toContain('Bäckerei Müller GmbH');
+    expect(page).not.toContain('<svg');
+    expect(page).not.toContain('TSE');
+  });
+});

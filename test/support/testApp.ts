@@ -1,0 +1,86 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
+import { createApiKey, createTenant } from '../../src/modules/admin/service.js';
+import { createTestDatabase } from './databases.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Connection string of the test database when it is PostgreSQL. */
+  databaseUrl: string | undefined;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, url, drop } = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/tmp/fiscal-test-data', ...env });
+  const app = await buildApp({ config, database, secretsKey: Buffer.alloc(32, 7) });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    databaseUrl: url,
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+export interface Tenant {
+  tenantId: string;
+  apiKey: string;
+}
+
+export async function createTenantWithKey(db: Database, countryCode = 'DEU', environment: 'test' | 'live' = 'test'): Promise<Tenant> {
+  const tenant = await createTenant(db.prisma, 'Test tenant');
+  const { apiKey } = await createApiKey(db.prisma, tenant.id, environment, { kind: 'tenant', country_code: countryCode });
+  return { tenantId: tenant.id, apiKey };
+}
+
+export const auth = (apiKey: string, merchantId?: string): Record<string, string> => ({
+  authorization: `Bearer ${apiKey}`,
+  ...(merchantId ? { 'x-service-merchant': merchantId } : {}),
+});
+
+export const DEU_ADDRESS = { line1: 'Friedrichstraße 1', city: 'Berlin', postal_code: '10117', country_code: 'DEU' };
+
+export const deuMerchantBody = (overrides: Record<string, unknown> = {}) => ({
+  legal_name: 'Bäckerei Müller GmbH',
+  country_code: 'DEU',
+  address: DEU_ADDRESS,
+  fiscal_identities: [{ country_code: 'DEU', tax_number: '21/815/08150', vat_id: 'DE123456789' }],
+  ...overrides,
+});
+
+export function json<T = any>(response: LightMyRequestResponse): T {
+  return response.json() as T;
+}
+
+/** Creates a DEU merchant with one location and one register; returns their ids. */
+export async function createDeuSetup(app: FastifyInstance, apiKey: string) {
+  const merchant = json(await app.inject({ method: 'POST', url: '/v1/merchants', headers: auth(apiKey), payload: deuMerchantBody() }));
+  const location = json(
+    await app.inject({
+      method: 'POST',
+      url: '/v1/locations',
+      headers: auth(apiKey, merchant.id),
+      payload: { name: 'Filiale Mitte', address: DEU_ADDRESS },
+    }),
+  );
+  const register = json(
+    await app.inject({
+      method: 'POST',
+      url: '/v1/registers',
+      headers: auth(apiKey, merchant.id),
+      payload: { location_id: location.id, name: 'Kasse 1' },
+    }),
+  );
+  return { merchantId: merchant.id as string, locationId: location.id as string, registerId: register.id as string };
+}

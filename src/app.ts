@@ -21,6 +21,9 @@ import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
 import { merchantRoutes } from './modules/merchants/routes.js';
 import { openApiRoutes, OPENAPI_INFO } from './modules/openapi/routes.js';
+import { operationRoutes } from './modules/operations/routes.js';
+import { receiptRoutes } from './modules/receipts/routes.js';
+import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
 
 export interface AppDependencies {
@@ -62,6 +65,14 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     reply.header('x-request-id', request.id);
   });
 
+  // Bodiless POSTs (fiscalize, decommission, Style O complete) may still say application/json.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
   await app.register(errorHandlerPlugin);
   await app.register(swagger, {
     openapi: {
@@ -85,8 +96,11 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
       await v1.register(merchantRoutes);
       await v1.register(locationRoutes);
       await v1.register(registerRoutes);
+      await v1.register(registerFiscalRoutes);
+      await v1.register(operationRoutes);
     },
     { prefix: '/v1' },
   );
+  await app.register(receiptRoutes);
   return app;
 }

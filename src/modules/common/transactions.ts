@@ -7,3 +7,13 @@ import type { Tx } from '../../http/idempotency.js';
 export type Finalize<T> = (tx: Tx, value: T) => Promise<void>;
 
 export type { Tx };
+
+/**
+ * Options for transactions that may call a fiscal device: each device call is
+ * bounded by DEVICE_TIMEOUT_MS, so the transaction is too; waiting for a pool
+ * connection under load must not fail a request early.
+ */
+export const deviceTransactionOptions = (deviceTimeoutMs: number) => ({
+  maxWait: 10_000,
+  timeout: deviceTimeoutMs * 2 + 5_000,
+});

@@ -1,0 +1,37 @@
+import type { Tx } from '../../modules/common/transactions.js';
+import type { TseSignatureAlgorithm } from './tseKeys.js';
+
+/** One signed TR-03151 transaction log as the device reports it. */
+export interface TseLogEntry {
+  transactionNumber: number;
+  signatureCounter: number;
+  logTime: Date;
+  /** base64 of the plain r||s signature */
+  signature: string;
+  processType: string;
+  processData: string;
+}
+
+export interface TseIdentity {
+  serialNumber: string;
+  /** base64 of the uncompressed public point 04||X||Y */
+  publicKey: string;
+  algorithm: TseSignatureAlgorithm;
+}
+
+/**
+ * The KassenSichV signer adapter: what complete needs from a TSE. The software
+ * TSE keeps its state in the service's database and joins the caller's
+ * transaction (`tx`), so a rolled-back completion leaves no trace in it; a
+ * remote TSE driver implements the same calls over the network and ignores `tx`.
+ */
+export interface KassenSichVDevice {
+  identity(): TseIdentity;
+  /** Phase 1: StartTransaction. */
+  startTransaction(tx: Tx, clientId: string): Promise<TseLogEntry>;
+  /** Phase 2: FinishTransaction of a started transaction with the final process data. */
+  finishTransaction(
+    tx: Tx,
+    request: { clientId: string; transactionNumber: number; processType: string; processData: string },
+  ): Promise<TseLogEntry>;
+}

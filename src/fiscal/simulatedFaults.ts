@@ -1,0 +1,38 @@
+import type { Tx } from '../modules/common/transactions.js';
+import { FiscalDeviceError } from './deviceErrors.js';
+import type { KassenSichVDevice, TseIdentity, TseLogEntry } from './kassensichv/device.js';
+
+export const DEVICE_SIMULATIONS = ['ok', 'unreachable', 'reject_after_start'] as const;
+export type DeviceSimulation = (typeof DEVICE_SIMULATIONS)[number];
+
+/**
+ * Sandbox only: makes a register's device fail on demand (DESIGN: PUT
+ * /registers/{id}/simulation), so integrators can exercise the 422 paths.
+ */
+export class SimulatedFaultsDevice implements KassenSichVDevice {
+  constructor(
+    private readonly inner: KassenSichVDevice,
+    private readonly mode: DeviceSimulation,
+  ) {}
+
+  identity(): TseIdentity {
+    return this.inner.identity();
+  }
+
+  async startTransaction(tx: Tx, clientId: string): Promise<TseLogEntry> {
+    if (this.mode === 'unreachable') {
+      throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
+    }
+    return this.inner.startTransaction(tx, clientId);
+  }
+
+  async finishTransaction(
+    tx: Tx,
+    request: { clientId: string; transactionNumber: number; processType: string; processData: string },
+  ): Promise<TseLogEntry> {
+    if (this.mode === 'reject_after_start') {
+      throw new FiscalDeviceError(2, 'rejected', 'The fiscal device rejected the transaction after start (sandbox simulation)');
+    }
+    return this.inner.finishTransaction(tx, request);
+  }
+}

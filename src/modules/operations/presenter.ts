@@ -1,0 +1,87 @@
+import type { Operation } from '../../db/generated/client.js';
+import { formatAmount, toAmount } from '../../domain/money.js';
+import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import {
+  discountsOf,
+  fiscalRecordOf,
+  lineItemsOf,
+  paymentsOf,
+  sessionDetailsOf,
+} from './records.js';
+import type { KassenSichVFiscalInformationView, OperationView } from './schemas.js';
+
+const amount = (value: { toFixed(): string } | null): string => formatAmount(toAmount(value === null ? '0' : value.toFixed()));
+
+export function presentFiscalInformation(record: KassenSichVFiscalRecord | null): KassenSichVFiscalInformationView | null {
+  if (!record) return null;
+  const { start_signature_counter: _internal, ...published } = record;
+  return published;
+}
+
+/** Style M operation: a union on type with every variant rule of contract 2.2. */
+export function presentOperation(operation: Operation): OperationView {
+  const common = {
+    id: operation.id,
+    merchant_id: operation.merchantId,
+    source: operation.source as 'POS' | 'ONLINE',
+    status: operation.status as 'open' | 'completed' | 'voided',
+    currency: operation.currency,
+    resource_version: operation.resourceVersion,
+    location_id: operation.locationId,
+    register_id: operation.registerId,
+    session_id: operation.sessionId,
+    sequence_number: operation.sequenceNumber,
+    external_id: operation.externalId,
+    completed_at: operation.completedAt?.toISOString() ?? null,
+    voided_at: operation.voidedAt?.toISOString() ?? null,
+    void_reason: operation.voidReason,
+    created_at: operation.createdAt.toISOString(),
+    updated_at: operation.updatedAt.toISOString(),
+  };
+  switch (operation.type) {
+    case 'sale':
+    case 'return':
+    case 'exchange': {
+      const goods = {
+        ...common,
+        pretax_amount: amount(operation.pretaxAmount),
+        tax_amount: amount(operation.taxAmount),
+        tip_amount: amount(operation.tipAmount),
+        total_amount: amount(operation.totalAmount),
+        line_items: lineItemsOf(operation),
+        payments: paymentsOf(operation),
+        fiscal_information: presentFiscalInformation(fiscalRecordOf(operation)),
+        receipt_id: operation.receiptId,
+        note: operation.note,
+      };
+      if (operation.type === 'sale') return { type: 'sale', ...goods, cart_level_discounts: discountsOf(operation) };
+      const related = operation.relatedOperationId
+        ? { related_operation_id: operation.relatedOperationId }
+        : { external_related_operation: operation.externalRelatedOperation as { description: string; external_operation_id: string } };
+      return { type: operation.type, ...goods, ...related };
+    }
+    case 'session_open':
+      return { type: 'session_open', ...common, ...sessionDetailsOf<{ opening_amount: string }>(operation) };
+    case 'session_cash_adjustment':
+      return { type: 'session_cash_adjustment', ...common, ...sessionDetailsOf<{ amount: string; note: string | null }>(operation) };
+    case 'session_cash_count':
+      return {
+        type: 'session_cash_count',
+        ...common,
+        ...sessionDetailsOf<{
+          counted_closing_amount: string;
+          expected_closing_amount: string;
+          closing_cashcount_diff: string;
+          discrepancy_note: string | null;
+        }>(operation),
+      };
+    case 'session_close':
+      return {
+        type: 'session_close',
+        ...common,
+        ...sessionDetailsOf<{ closing_adjustment_amount: string | null; closing_adjustment_note: string | null }>(operation),
+      };
+    default:
+      throw new Error(`operation ${operation.id} has unknown type ${operation.type}`);
+  }
+}

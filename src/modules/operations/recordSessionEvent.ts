@@ -1,0 +1,162 @@
+import type { Merchant, Operation, RegisterSession } from '../../db/generated/client.js';
+import type { AppContext } from '../../context.js';
+import { formatAmount, toAmount } from '../../domain/money.js';
+import { cashCountDifference, expectedClosingAmount, isCashPayment } from '../../domain/sessions/cashCount.js';
+import { checkSessionEvent, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
+import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import { cashCountProcessData, cashTransferProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
+import { conflict } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { lockRegister } from '../registers/service.js';
+import type { RegisterWithDevice } from '../registers/presenter.js';
+import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
+import { signProcess } from './fiscalSigning.js';
+import { paymentsOf, sessionDetailsOf, type StoredSessionDetails } from './records.js';
+import type { SessionEventBody } from './schemas.js';
+
+const DEFAULT_CURRENCY = 'EUR';
+
+/** Cash the drawer should hold: opening + cash payments of completed operations + adjustments. */
+async function expectedDrawer(tx: Tx, session: RegisterSession): Promise<string> {
+  const operations = await tx.operation.findMany({
+    where: { sessionId: session.id, status: 'completed', type: { in: ['sale', 'return', 'exchange', 'session_cash_adjustment'] } },
+  });
+  const cashPayments = operations.flatMap((op) => paymentsOf(op).filter((p) => isCashPayment(p.method)).map((p) => p.amount));
+  const adjustments = operations
+    .filter((op) => op.type === 'session_cash_adjustment')
+    .map((op) => sessionDetailsOf<{ amount: string; note: string | null }>(op).amount);
+  return formatAmount(expectedClosingAmount({ opening_amount: session.openingAmount.toFixed(), cash_payments: cashPayments, adjustments }));
+}
+
+const signsFor = (register: RegisterWithDevice) => register.fiscalizationStatus === 'fiscalized';
+
+/**
+ * Session events complete at once (contract 3.1, 3.2). The cash count is
+ * signed, and so is a close that moves cash (non-zero closing adjustment),
+ * when the register is fiscalized; a signing failure rolls everything back.
+ */
+export async function recordSessionEvent(
+  ctx: AppContext,
+  merchant: Merchant,
+  body: SessionEventBody,
+  finalize?: Finalize<Operation>,
+): Promise<Operation> {
+  return ctx.db.$transaction(async (tx) => {
+    const register = await lockRegister(tx, merchant, body.register_id);
+    let session = register.currentSessionId ? await tx.registerSession.findUnique({ where: { id: register.currentSessionId } }) : null;
+    const check = checkSessionEvent(session ? { status: session.status as SessionStatus } : null, body.type);
+    if (!check.ok) {
+      throw conflict(check.code, check.message, {
+        register_id: register.id,
+        session_id: session?.id ?? null,
+        ...(check.code === 'no_open_session' ? { alias: 'register_no_open_session' } : {}),
+      });
+    }
+    const now = new Date();
+    const currency = body.currency ?? DEFAULT_CURRENCY;
+    const sequenceNumber = register.nextSequenceNumber;
+    const documentNumber = String(sequenceNumber);
+    let details: StoredSessionDetails;
+    let fiscal: KassenSichVFiscalRecord | null = null;
+    let registerChanges: { currentSessionId?: string | null; nextClosingNumber?: { increment: number } } = {};
+
+    switch (body.type) {
+      case 'session_open': {
+        const opening = formatAmount(body.opening_amount ?? '0');
+        session = await tx.registerSession.create({
+          data: { id: newId('ses'), merchantId: merchant.id, registerId: register.id, status: 'open', openingAmount: opening, openedAt: now },
+        });
+        details = { opening_amount: opening };
+        registerChanges = { currentSessionId: session.id };
+        break;
+      }
+      case 'session_cash_adjustment':
+        details = { amount: formatAmount(body.amount), note: body.note ?? null };
+        break;
+      case 'session_cash_count': {
+        const current = session!;
+        const expected = await expectedDrawer(tx, current);
+        const counted = formatAmount(body.counted_closing_amount);
+        const difference = formatAmount(cashCountDifference(counted, expected));
+        if (signsFor(register)) {
+          fiscal = await signProcess(ctx, tx, register, {
+            processType: 'SonstigerVorgang',
+            processData: cashCountProcessData(counted, expected, difference, currency),
+            documentNumber,
+            documentType: 'Kassenzaehlung',
+          });
+        }
+        session = await tx.registerSession.update({
+          where: { id: current.id },
+          data: {
+            status: 'counted',
+            expectedClosingAmount: expected,
+            countedClosingAmount: counted,
+            closingCashcountDiff: difference,
+            countedAt: now,
+            updatedAt: now,
+          },
+        });
+        details = {
+          counted_closing_amount: counted,
+          expected_closing_amount: expected,
+          closing_cashcount_diff: difference,
+          discrepancy_note: body.discrepancy_note ?? null,
+        };
+        break;
+      }
+      case 'session_close': {
+        const current = session!;
+        const adjustment = body.closing_adjustment_amount === undefined ? null : formatAmount(body.closing_adjustment_amount);
+        if (adjustment !== null && !toAmount(adjustment).isZero() && signsFor(register)) {
+          fiscal = await signProcess(ctx, tx, register, {
+            processType: 'Kassenbeleg-V1',
+            processData: cashTransferProcessData(adjustment, currency),
+            documentNumber,
+            documentType: 'AVTransfer',
+          });
+        }
+        session = await tx.registerSession.update({
+          where: { id: current.id },
+          data: {
+            status: 'closed',
+            closingAdjustmentAmount: adjustment,
+            closingNumber: register.nextClosingNumber,
+            closedAt: now,
+            updatedAt: now,
+          },
+        });
+        details = { closing_adjustment_amount: adjustment, closing_adjustment_note: body.closing_adjustment_note ?? null };
+        registerChanges = { currentSessionId: null, nextClosingNumber: { increment: 1 } };
+        break;
+      }
+    }
+
+    await tx.register.update({
+      where: { id: register.id },
+      data: { nextSequenceNumber: { increment: 1 }, ...registerChanges },
+    });
+    const operation = await tx.operation.create({
+      data: {
+        id: newId('op'),
+        merchantId: merchant.id,
+        type: body.type,
+        source: 'POS',
+        status: 'completed',
+        currency,
+        registerId: register.id,
+        locationId: register.locationId,
+        sessionId: session!.id,
+        sequenceNumber,
+        externalId: body.external_id ?? null,
+        sessionDetails: details,
+        fiscalInformation: fiscal ? { ...fiscal } : undefined,
+        completedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    await finalize?.(tx, operation);
+    return operation;
+  }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
+}

@@ -1,0 +1,149 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Operation as OperationRecord } from '../../db/generated/client.js';
+import { etagOf, parseIfMatch } from '../../http/concurrency.js';
+import { validationError } from '../../http/errors.js';
+import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { IdParams } from '../common/schemas.js';
+import { completeOperation, getOperation, voidOperation } from './completeOperation.js';
+import { createGoodsMovement } from './createGoodsMovement.js';
+import { listOperations } from './listOperations.js';
+import { presentOperation } from './presenter.js';
+import { recordSessionEvent } from './recordSessionEvent.js';
+import {
+  CompleteOperationBody,
+  CreateOperationBody,
+  ListOperationsQuery,
+  Operation,
+  OperationList,
+  VoidOperationBody,
+  type GoodsMovementBody,
+  type SessionEventBody,
+} from './schemas.js';
+
+export const operationResult = (operation: OperationRecord, status: number): HttpResult => ({
+  status,
+  body: presentOperation(operation),
+  headers: { etag: etagOf(operation.resourceVersion) },
+});
+
+const GOODS = new Set(['sale', 'return', 'exchange']);
+
+/** Style M operations: goods movements and register-session events. */
+export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Operations'];
+  const config = { merchantScoped: true };
+
+  app.post(
+    '/operations',
+    {
+      config,
+      // Contract 4.2 rule 10: `refund` is money movement here; goods coming back are a `return`.
+      preValidation: async (request) => {
+        const body = request.body as { type?: unknown } | undefined;
+        if (body && typeof body === 'object' && body.type === 'refund') {
+          throw validationError("type 'refund' is not an operation type; record goods coming back as type 'return'", {
+            field: 'type',
+            expected: 'return',
+          });
+        }
+      },
+      schema: {
+        tags,
+        summary: 'Record a sale, return, exchange or register-session event',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        body: CreateOperationBody,
+        response: { 201: Operation, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) => {
+        const body = request.body;
+        const finalize = (tx: Parameters<typeof persist>[0], operation: OperationRecord) => persist(tx, operationResult(operation, 201));
+        const operation = GOODS.has(body.type)
+          ? await createGoodsMovement(app.ctx, request.merchant, body as GoodsMovementBody, finalize)
+          : await recordSessionEvent(app.ctx, request.merchant, body as SessionEventBody, finalize);
+        return operationResult(operation, 201);
+      }),
+  );
+
+  app.get(
+    '/operations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'List operations, newest first',
+        headers: StyleMHeaders,
+        querystring: ListOperationsQuery,
+        response: { 200: OperationList, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { operations, cursor } = await listOperations(app.ctx, request.merchant, request.query);
+      return { data: operations.map(presentOperation), cursor };
+    },
+  );
+
+  app.get(
+    '/operations/:id',
+    {
+      config,
+      schema: { tags, summary: 'Get an operation', headers: StyleMHeaders, params: IdParams, response: { 200: Operation, ...errorResponses(400, 403, 404) } },
+    },
+    async (request, reply) => sendResult(reply, operationResult(await getOperation(app.ctx, request.merchant, request.params.id), 200)),
+  );
+
+  app.post(
+    '/operations/:id/complete',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Complete an open operation: payments attached, signed by the fiscal device',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        params: IdParams,
+        body: CompleteOperationBody,
+        response: { 200: Operation, ...errorResponses(400, 403, 404, 409, 412, 422, 428) },
+      },
+    },
+    (request, reply) => {
+      // Header problems are answered before the idempotency key is claimed, so they are never stored.
+      const expected = parseIfMatch(request.headers['if-match'], true);
+      return runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) =>
+        operationResult(
+          await completeOperation(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, operation) =>
+            persist(tx, operationResult(operation, 200)),
+          ),
+          200,
+        ),
+      );
+    },
+  );
+
+  app.post(
+    '/operations/:id/void',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Void an open operation',
+        headers: StyleMHeaders.merge(MutationHeaders),
+        params: IdParams,
+        body: VoidOperationBody,
+        response: { 200: Operation, ...errorResponses(400, 403, 404, 409, 412, 428) },
+      },
+    },
+    (request, reply) => {
+      const expected = parseIfMatch(request.headers['if-match'], true);
+      return runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) =>
+        operationResult(
+          await voidOperation(app.ctx, request.merchant, request.params.id, request.body.reason, expected, (tx, operation) =>
+            persist(tx, operationResult(operation, 200)),
+          ),
+          200,
+        ),
+      );
+    },
+  );
+};

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { renderReceiptHtml } from '../../receipts/renderReceiptHtml.js';
+import { renderReceiptPdf } from '../../receipts/renderReceiptPdf.js';
+import { errorResponses, StyleMHeaders } from '../common/responses.js';
+import { IdParams } from '../common/schemas.js';
+import { presentReceipt, snapshotOf } from './presenter.js';
+import { Receipt } from './schemas.js';
+import { getReceipt, getReceiptByToken } from './service.js';
+import { toReceiptDocument } from './snapshot.js';
+import type { Receipt as ReceiptRecord } from '../../db/generated/client.js';
+
+/** PDF and HTML bodies bypass the JSON serializer; the route's typed reply only knows its JSON shapes. */
+function sendDocument(reply: FastifyReply, contentType: string, body: Buffer | string, headers: Record<string, string> = {}) {
+  return reply.type(contentType).headers(headers).send(body);
+}
+
+const TokenParams = z.strictObject({ token: z.string().min(1).max(64) });
+const documentOf = (receipt: ReceiptRecord) => toReceiptDocument(receipt.id, snapshotOf(receipt));
+
+/** Style M receipts (2.4) and the customer's links: a PDF and a hosted page behind an unguessable token. */
+export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Receipts'];
+
+  app.get(
+    '/v1/receipts/:id',
+    {
+      config: { merchantScoped: true },
+      schema: { tags, summary: 'Get a receipt', headers: StyleMHeaders, params: IdParams, response: { 200: Receipt, ...errorResponses(400, 403, 404) } },
+    },
+    async (request) => presentReceipt(await getReceipt(app.ctx, request.merchant, request.params.id), app.ctx.publicBaseUrl),
+  );
+
+  app.get(
+    '/v1/receipts/:id/pdf',
+    {
+      config: { merchantScoped: true },
+      schema: { tags, summary: 'The receipt as PDF (application/pdf)', headers: StyleMHeaders, params: IdParams, response: errorResponses(400, 403, 404) },
+    },
+    async (request, reply) => {
+      const receipt = await getReceipt(app.ctx, request.merchant, request.params.id);
+      return sendDocument(reply as FastifyReply, 'application/pdf', await renderReceiptPdf(documentOf(receipt)));
+    },
+  );
+
+  app.get(
+    '/receipts/:token',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Hosted receipt page for the customer (text/html, no API key)', security: [], params: TokenParams, response: errorResponses(404) },
+    },
+    async (request, reply) => {
+      const receipt = await getReceiptByToken(app.ctx, request.params.token);
+      return sendDocument(reply as FastifyReply, 'text/html; charset=utf-8', await renderReceiptHtml(documentOf(receipt)), {
+        'cache-control': 'private, max-age=300',
+        'referrer-policy': 'no-referrer',
+        'x-robots-tag': 'noindex',
+      });
+    },
+  );
+
+  app.get(
+    '/receipts/:token/pdf',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'The receipt as PDF for the customer (application/pdf, no API key)', security: [], params: TokenParams, response: errorResponses(404) },
+    },
+    async (request, reply) => {
+      const receipt = await getReceiptByToken(app.ctx, request.params.token);
+      return sendDocument(reply as FastifyReply, 'application/pdf', await renderReceiptPdf(documentOf(receipt)), {
+        'content-disposition': `inline; filename="receipt-${receipt.id}.pdf"`,
+        'x-robots-tag': 'noindex',
+      });
+    },
+  );
+};

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DEVICE_SIMULATIONS } from '../../fiscal/simulatedFaults.js';
+import { notFound } from '../../http/errors.js';
+import { runIdempotent } from '../../http/idempotency.js';
+import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
+import { IdParams } from '../common/schemas.js';
+import { decommissionRegister, fiscalizeRegister, setDeviceSimulation } from './fiscalization.js';
+import { registerResult } from './routes.js';
+import { Register } from './schemas.js';
+
+const SimulationBody = z.strictObject({ fiscal_device: z.enum(DEVICE_SIMULATIONS) });
+const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS) });
+
+/** Register fiscalization (KassenSichV), decommission, and the sandbox's device simulation. */
+export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Registers'];
+  const config = { merchantScoped: true };
+
+  app.post(
+    '/registers/:id/fiscalize',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Fiscalize a register: provisions its fiscal device (German locations: a software TSE and client)',
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
+        params: IdParams,
+        response: { 200: Register, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+        registerResult(
+          await fiscalizeRegister(app.ctx, request.merchant, request.params.id, (tx, r) => persist(tx, registerResult(r, 200))),
+          200,
+        ),
+      ),
+  );
+
+  app.post(
+    '/registers/:id/decommission',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again',
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
+        params: IdParams,
+        response: { 200: Register, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+        registerResult(
+          await decommissionRegister(app.ctx, request.merchant, request.params.id, (tx, r) => persist(tx, registerResult(r, 200))),
+          200,
+        ),
+      ),
+  );
+
+  app.put(
+    '/registers/:id/simulation',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Sandbox only: make the register\'s fiscal device fail on demand (404 in production)',
+        headers: StyleMHeaders,
+        params: IdParams,
+        body: SimulationBody,
+        response: { 200: Simulation, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      if (app.ctx.config.environment !== 'sandbox') throw notFound('route');
+      const register = await setDeviceSimulation(app.ctx, request.merchant, request.params.id, request.body.fiscal_device);
+      return { register_id: register.id, fiscal_device: request.body.fiscal_device };
+    },
+  );
+};

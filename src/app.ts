@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -11,18 +12,24 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authPlugin } from './http/auth.js';
-import { errorHandlerPlugin } from './http/errorHandler.js';
+import { errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
+import { createExportWorker } from './exports/createExportWorker.js';
 import { SecretBox } from './lib/secretBox.js';
+import { UrlSigner } from './lib/signedUrl.js';
+import { exportRoutes } from './modules/exports/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
 import { merchantRoutes } from './modules/merchants/routes.js';
 import { openApiRoutes, OPENAPI_INFO } from './modules/openapi/routes.js';
 import { operationRoutes } from './modules/operations/routes.js';
+import { styleORoutes } from './modules/organizations/plugin.js';
+import { styleConstraint } from './modules/organizations/styleConstraint.js';
 import { receiptRoutes } from './modules/receipts/routes.js';
+import { FiscalRetryWorker } from './modules/refunds/fiscalRetry.js';
 import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
 
@@ -40,8 +47,9 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     },
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true, constraints: { style: styleConstraint } },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -52,14 +60,20 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     database,
     db: database.prisma,
     secrets: new SecretBox(secretsKey),
-    idempotency: new IdempotencyStore(database.prisma, {
-      retentionHours: config.idempotencyRetentionHours,
-      leaseMs: Math.max(15_000, config.deviceTimeoutMs * 3),
-      waitMs: 10_000,
-    }),
+    idempotency: new IdempotencyStore(database.prisma, { retentionHours: config.idempotencyRetentionHours }),
     publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${config.port}`).replace(/\/$/, ''),
+    urlSigner: new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32))),
   };
   app.decorate('ctx', ctx);
+  const fiscalRetry = new FiscalRetryWorker(ctx, app.log);
+  app.addHook('onReady', async () => fiscalRetry.start());
+  app.addHook('onClose', async () => fiscalRetry.stop());
+  if (config.exportWorker === 'inline') {
+    const worker = createExportWorker(ctx.db, config, app.log);
+    ctx.exportWorker = worker;
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => worker.stop());
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -98,9 +112,11 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
       await v1.register(registerRoutes);
       await v1.register(registerFiscalRoutes);
       await v1.register(operationRoutes);
+      await v1.register(exportRoutes);
     },
     { prefix: '/v1' },
   );
   await app.register(receiptRoutes);
+  await app.register(styleORoutes);
   return app;
 }

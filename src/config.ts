@@ -21,6 +21,10 @@ const ConfigSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO_TENANT: booleanFlag.default(true),
+  EXPORT_WORKER: z.enum(['inline', 'off']).default('inline'),
+  EXPORT_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 24 * 3600).default(900),
+  EXPORT_POLL_MS: z.coerce.number().int().min(50).default(1000),
+  EXPORT_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -42,6 +46,11 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: RawConfig['LOG_LEVEL'];
   seedDemoTenant: boolean;
+  /** 'inline' builds export jobs in the server process; 'off' leaves them to `npm run worker`. */
+  exportWorker: 'inline' | 'off';
+  exportUrlTtlSeconds: number;
+  exportPollMs: number;
+  exportLeaseMs: number;
 }
 
 /** Reads and validates settings; an invalid value stops the process with a clear message. */
@@ -70,5 +79,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: raw.BODY_LIMIT_BYTES,
     logLevel: raw.LOG_LEVEL,
     seedDemoTenant: raw.SEED_DEMO_TENANT,
+    exportWorker: raw.EXPORT_WORKER,
+    exportUrlTtlSeconds: raw.EXPORT_URL_TTL_SECONDS,
+    exportPollMs: raw.EXPORT_POLL_MS,
+    exportLeaseMs: raw.EXPORT_LEASE_MS,
   };
 }

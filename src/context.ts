@@ -1,7 +1,9 @@
 import type { Config } from './config.js';
 import type { Database, Prisma } from './db/database.js';
 import type { IdempotencyStore } from './http/idempotency.js';
+import type { ExportWorker } from './exports/exportWorker.js';
 import type { SecretBox } from './lib/secretBox.js';
+import type { UrlSigner } from './lib/signedUrl.js';
 
 /** What services need from the running service; built once in app.ts. */
 export interface AppContext {
@@ -12,6 +14,10 @@ export interface AppContext {
   idempotency: IdempotencyStore;
   /** Absolute base for links the service hands out (receipts, downloads). */
   publicBaseUrl: string;
+  /** Signs export download links. */
+  urlSigner: UrlSigner;
+  /** The in-process export worker, when EXPORT_WORKER=inline. */
+  exportWorker?: ExportWorker;
 }
 
 declare module 'fastify' {

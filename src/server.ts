@@ -40,6 +40,10 @@ async function main(): Promise<void> {
     clearInterval(sweep);
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
+    // A keep-alive connection whose request finishes during the drain would hold
+    // close() open until its keep-alive timeout; close each one as it goes idle.
+    const reapIdle = setInterval(() => app.server.closeIdleConnections(), 50);
+    reapIdle.unref();
     // Fastify stops accepting connections, finishes in-flight requests, then runs onClose hooks.
     await app.close();
     await database.close();

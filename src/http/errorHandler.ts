@@ -39,6 +39,11 @@ function describeIssue(issue: SchemaIssue, field: string): string {
 /** Turns every failure into the contract's error envelope. */
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  // A handler may throw anything (a string, null); the checks below expect an object.
+  if (typeof error !== 'object' || error === null) {
+    request.log.error({ thrown: String(error) }, 'unhandled non-error value');
+    return new ApiError(500, 'internal_error', 'Internal server error');
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const context = (error as { validationContext?: string }).validationContext;
     const issues = error.validation.map((issue) => {
@@ -69,8 +74,23 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  // Also set here: errors raised before the onRequest hooks (framework errors) carry it too.
+  reply.header('x-request-id', reply.request.id);
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.statusCode).type('application/json').send(error.toBody());
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised before routing (an undecodable
+ * URL, an over-long path parameter) otherwise get Fastify's own body.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? invalidRequest('The request path is malformed or a path parameter is too long', { location: 'path' })
+      : new ApiError(500, 'internal_error', 'Internal server error');
+  if (apiError.statusCode >= 500) request.log.error({ err: error }, 'framework error');
+  sendApiError(reply, apiError);
 }
 
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {

@@ -29,8 +29,21 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  /** Set for failures of the outside world (a fiscal device), which a retry under the same key should re-attempt. */
+  private transient = false;
+
   get retryable(): boolean {
     return isRetryableStatus(this.statusCode);
+  }
+
+  /** Whether an idempotent replay should return this error: final answers about the request, not transient conditions. */
+  get replayable(): boolean {
+    return !this.retryable && !this.transient;
+  }
+
+  markTransient(): this {
+    this.transient = true;
+    return this;
   }
 
   toBody(): ErrorBody {

@@ -22,13 +22,9 @@ export type PersistResponse = (tx: Tx, result: HttpResult) => Promise<void>;
 
 export interface IdempotencySettings {
   retentionHours: number;
-  /** How long a request may hold its key before another attempt may take over (crash recovery). */
-  leaseMs: number;
-  /** How long a concurrent duplicate waits for the first attempt to finish. */
-  waitMs: number;
 }
 
-interface KeyScope {
+export interface KeyScope {
   tenantId: string;
   merchantScope: string;
   endpoint: string;
@@ -36,10 +32,7 @@ interface KeyScope {
   requestHash: string;
 }
 
-type Claim = { kind: 'owned'; id: string } | { kind: 'replay'; result: HttpResult };
-
 const REPLAYED_HEADER = 'idempotent-replayed';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Canonical JSON (sorted keys), so the same payload hashes the same whatever the key order. */
 export function canonicalJson(value: unknown): string {
@@ -53,101 +46,74 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** Another request with the same key committed first; this one's transaction must roll back. */
+export class KeyTakenError extends Error {
+  constructor() {
+    super('idempotency key taken by a concurrent request');
+    this.name = 'KeyTakenError';
+  }
+}
+
 /**
- * Stripe-style idempotency keys in Postgres: a key is claimed by inserting its
- * row; the response is stored in the same transaction as the change; a
- * concurrent duplicate waits and then replays; a retryable failure releases the
- * key so a retry executes; a crashed attempt's lease expires and a retry takes over.
+ * Stripe-style idempotency keys in Postgres, one commit per request: the
+ * stored response is inserted in the same transaction as the change it
+ * describes, so both commit or neither does (a crash leaves no half state and
+ * no stale lock). A concurrent duplicate's insert waits on the first one's
+ * unique-index entry; when that commits, the duplicate rolls back its own work
+ * and replays the winner. Retryable failures are never stored, so a retry
+ * executes.
  */
 export class IdempotencyStore {
   constructor(
-    private readonly db: Prisma,
+    readonly db: Prisma,
     private readonly settings: IdempotencySettings,
   ) {}
 
-  async claim(scope: KeyScope): Promise<Claim> {
-    const deadline = Date.now() + this.settings.waitMs;
-    for (;;) {
-      const inserted = await this.db.$queryRaw<{ id: string }[]>`
-        INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash, state, locked_until, expires_at)
-        VALUES (${newId('idk')}, ${scope.tenantId}, ${scope.merchantScope}, ${scope.endpoint}, ${scope.key}, ${scope.requestHash},
-                'in_progress', now() + make_interval(secs => ${this.settings.leaseMs / 1000}),
-                now() + make_interval(hours => ${this.settings.retentionHours}))
-        ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO NOTHING
-        RETURNING id`;
-      if (inserted.length) return { kind: 'owned', id: inserted[0].id };
-
-      const existing = await this.db.idempotencyKey.findUnique({
-        where: {
-          tenantId_merchantScope_endpoint_key: {
-            tenantId: scope.tenantId,
-            merchantScope: scope.merchantScope,
-            endpoint: scope.endpoint,
-            key: scope.key,
-          },
+  /** The stored response for this key, or null; 409 when the key was used with another payload. */
+  async lookup(scope: KeyScope): Promise<HttpResult | null> {
+    const existing = await this.db.idempotencyKey.findUnique({
+      where: {
+        tenantId_merchantScope_endpoint_key: {
+          tenantId: scope.tenantId,
+          merchantScope: scope.merchantScope,
+          endpoint: scope.endpoint,
+          key: scope.key,
         },
-      });
-      if (!existing) continue; // released between our insert and read: try again
-      if (existing.expiresAt.getTime() <= Date.now()) {
-        await this.db.idempotencyKey.deleteMany({ where: { id: existing.id, expiresAt: { lte: new Date() } } });
-        continue;
-      }
-      if (existing.requestHash !== scope.requestHash) {
-        throw conflict('idempotency_key_conflict', 'This Idempotency-Key was already used with a different request payload', {
-          idempotency_key: scope.key,
-        });
-      }
-      if (existing.state === 'completed') {
-        return {
-          kind: 'replay',
-          result: {
-            status: existing.responseStatus!,
-            body: existing.responseBody,
-            headers: (existing.responseHeaders as Record<string, string> | null) ?? {},
-          },
-        };
-      }
-      const takenOver = await this.db.$queryRaw<{ id: string }[]>`
-        UPDATE idempotency_keys
-           SET locked_until = now() + make_interval(secs => ${this.settings.leaseMs / 1000})
-         WHERE id = ${existing.id} AND state = 'in_progress' AND locked_until < now()
-        RETURNING id`;
-      if (takenOver.length) return { kind: 'owned', id: existing.id };
-      if (Date.now() >= deadline) {
-        throw conflict('conflict', 'A request with this Idempotency-Key is still in progress; retry shortly', {
-          idempotency_key: scope.key,
-          reason: 'request_in_progress',
-        });
-      }
-      await sleep(25);
-    }
-  }
-
-  /** Stores the final response; a retryable one is not stored, so the retry executes. */
-  async complete(db: Prisma | Tx, id: string, result: HttpResult): Promise<void> {
-    if (isRetryableStatus(result.status)) {
-      await db.idempotencyKey.deleteMany({ where: { id } });
-      return;
-    }
-    await db.idempotencyKey.update({
-      where: { id },
-      data: {
-        state: 'completed',
-        lockedUntil: null,
-        responseStatus: result.status,
-        responseBody: result.body as PrismaNs.InputJsonValue,
-        responseHeaders: result.headers ?? {},
       },
     });
+    if (!existing || existing.expiresAt.getTime() <= Date.now()) return null;
+    if (existing.requestHash !== scope.requestHash) {
+      throw conflict('idempotency_key_conflict', 'This Idempotency-Key was already used with a different request payload', {
+        idempotency_key: scope.key,
+      });
+    }
+    return {
+      status: existing.responseStatus!,
+      body: existing.responseBody,
+      headers: (existing.responseHeaders as Record<string, string> | null) ?? {},
+    };
   }
 
-  /** Stores a response outside the request's transaction (errors, or handlers that did not persist). */
-  async record(id: string, result: HttpResult): Promise<void> {
-    await this.complete(this.db, id, result);
-  }
-
-  async release(id: string): Promise<void> {
-    await this.db.idempotencyKey.deleteMany({ where: { id } });
+  /**
+   * Stores a final response (inside the request's transaction when `db` is
+   * one). Retryable responses are not stored. Throws KeyTakenError when a
+   * concurrent request with the same key committed first.
+   */
+  async store(db: Prisma | Tx, scope: KeyScope, result: HttpResult): Promise<void> {
+    if (isRetryableStatus(result.status)) return;
+    const inserted = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash, state,
+                                    response_status, response_body, response_headers, expires_at)
+      VALUES (${newId('idk')}, ${scope.tenantId}, ${scope.merchantScope}, ${scope.endpoint}, ${scope.key}, ${scope.requestHash},
+              'completed', ${result.status}, ${JSON.stringify(result.body ?? null)}::jsonb, ${JSON.stringify(result.headers ?? {})}::jsonb,
+              now() + make_interval(hours => ${this.settings.retentionHours}))
+      ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
+        SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+            response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
+            created_at = now(), expires_at = EXCLUDED.expires_at
+        WHERE idempotency_keys.expires_at <= now()
+      RETURNING id`;
+    if (!inserted.length) throw new KeyTakenError();
   }
 
   /** Deletes records past their retention. */
@@ -181,9 +147,24 @@ function readKey(request: FastifyRequest, options: IdempotencyOptions): string |
   return key;
 }
 
+/**
+ * The route pattern with its parameters filled in, so `/v1/x` and `/v1/x/` (or two
+ * encodings of one id) are one endpoint.
+ */
+function endpointOf(request: FastifyRequest): string {
+  const params = (request.params ?? {}) as Record<string, string>;
+  const pattern = request.routeOptions.url ?? request.url.split('?')[0];
+  return `${request.method} ${pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))}`;
+}
+
 export function sendResult(reply: FastifyReply, result: HttpResult): void {
   if (result.headers) reply.headers(result.headers);
   reply.code(result.status).send(result.body);
+}
+
+function replay(reply: FastifyReply, result: HttpResult): void {
+  reply.header(REPLAYED_HEADER, 'true');
+  sendResult(reply, result);
 }
 
 /**
@@ -205,30 +186,37 @@ export async function runIdempotent(
   const scope: KeyScope = {
     tenantId: request.principal.tenantId,
     merchantScope: request.merchant?.id ?? request.headers['service-organization']?.toString() ?? '',
-    endpoint: `${request.method} ${request.url.split('?')[0]}`,
+    endpoint: endpointOf(request),
     key,
     requestHash: createHash('sha256')
       .update(canonicalJson({ body: request.body ?? null, if_match: ifMatch ?? null }))
       .digest('hex'),
   };
-  const claim = await store.claim(scope);
-  if (claim.kind === 'replay') {
-    reply.header(REPLAYED_HEADER, 'true');
-    return sendResult(reply, claim.result);
-  }
+  const stored = await store.lookup(scope);
+  if (stored) return replay(reply, stored);
   let persisted = false;
   try {
     const result = await execute(async (tx, response) => {
-      await store.complete(tx, claim.id, response);
+      await store.store(tx, scope, response);
       persisted = true;
     });
-    if (!persisted) await store.record(claim.id, result);
+    if (!persisted) await store.store(store.db, scope, result);
     return sendResult(reply, result);
   } catch (error) {
-    if (error instanceof ApiError && !error.retryable) {
-      await store.record(claim.id, { status: error.statusCode, body: error.toBody(), headers: error.headers });
-    } else {
-      await store.release(claim.id).catch(() => undefined);
+    // A duplicate that ran concurrently may have failed only because the first
+    // one committed (its key, or its effect: "already completed"): answer as the first did.
+    if (error instanceof KeyTakenError || error instanceof ApiError) {
+      const winner = await store.lookup(scope);
+      if (winner) return replay(reply, winner);
+    }
+    if (error instanceof ApiError && error.replayable) {
+      try {
+        await store.store(store.db, scope, { status: error.statusCode, body: error.toBody(), headers: error.headers });
+      } catch (storeError) {
+        if (!(storeError instanceof KeyTakenError)) throw storeError;
+        const winner = await store.lookup(scope);
+        if (winner) return replay(reply, winner);
+      }
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../src/domain/money.js';
-import { cashCountDifference, expectedClosingAmount, isCashPayment } from '../../src/domain/sessions/cashCount.js';
+import { cashCountDifference, expectedClosingAmount, isCashPayment, isPossibleDrawerAmount } from '../../src/domain/sessions/cashCount.js';
 
 describe('expectedClosingAmount', () => {
   it('is opening + cash payments (returns negative) + adjustments', () => {
@@ -38,5 +38,18 @@ describe('isCashPayment', () => {
     ['gift_card', false],
   ])('%s -> %s', (method, cash) => {
     expect(isCashPayment(method)).toBe(cash);
+  });
+});
+
+describe('isPossibleDrawerAmount', () => {
+  it.each([
+    ['0', true],
+    ['-0', true],
+    ['0.00000001', true],
+    ['250.00', true],
+    ['-0.01', false],
+    ['-100', false],
+  ])('%s -> %s', (amount, possible) => {
+    expect(isPossibleDrawerAmount(amount)).toBe(possible);
   });
 });

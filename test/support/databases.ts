@@ -32,7 +32,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       database,
       url,
       async drop() {
-        await database.close();
+        // A test may have closed the database itself (readiness tests).
+        await database.close().catch(() => undefined);
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
       },

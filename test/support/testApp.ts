@@ -1,7 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Database } from '../../src/db/database.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
 import { createApiKey, createTenant } from '../../src/modules/admin/service.js';
 import { createTestDatabase } from './databases.js';
 
@@ -16,10 +17,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
+
+export interface TestAppOptions {
+  /** Registers extra routes (e.g. a throwing one) on the app before ready(). */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+const testConfig = (env: Record<string, string>) =>
+  loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/tmp/fiscal-test-data', ...env });
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { database, url, drop } = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/tmp/fiscal-test-data', ...env });
-  const app = await buildApp({ config, database, secretsKey: Buffer.alloc(32, 7) });
+  const config = testConfig(env);
+  const app = await buildApp({ config, database, secretsKey: TEST_SECRETS_KEY });
+  await options.routes?.(app);
   await app.ready();
   return {
     app,
@@ -29,6 +41,23 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async close() {
       await app.close();
       await drop();
+    },
+  };
+}
+
+/**
+ * A second instance of the service over the same database as `t` (its own
+ * connection pool on PostgreSQL), as when several instances run side by side.
+ */
+export async function createPeerApp(t: TestApp, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const database = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl, poolSize: 10 }) : t.database;
+  const app = await buildApp({ config: testConfig(env), database, secretsKey: TEST_SECRETS_KEY });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      if (database !== t.database) await database.close();
     },
   };
 }
@@ -83,4 +112,28 @@ export async function createDeuSetup(app: FastifyInstance, apiKey: string) {
     }),
   );
   return { merchantId: merchant.id as string, locationId: location.id as string, registerId: register.id as string };
+}
+
+/** Asserts the contract's error envelope (section 7) and returns the body. */
+export function expectError(response: LightMyRequestResponse, status: number, code?: string): ErrorBody {
+  if (response.statusCode !== status) {
+    throw new Error(`expected ${status}${code ? ` ${code}` : ''}, got ${response.statusCode}: ${response.body}`);
+  }
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  expect(response.headers['x-request-id']).toBeTruthy();
+  const body = response.json() as ErrorBody;
+  for (const key of Object.keys(body)) expect(['code', 'message', 'retryable', 'details']).toContain(key);
+  expect(typeof body.code).toBe('string');
+  expect(typeof body.message).toBe('string');
+  expect(body.retryable).toBe(status >= 500 || status === 429 || status === 412);
+  if (body.details !== undefined) expect(typeof body.details).toBe('object');
+  if (code) expect(body.code).toBe(code);
+  return body;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  retryable: boolean;
+  details?: Record<string, any>;
 }

@@ -28,3 +28,12 @@ export function cashCountDifference(counted: AmountLike, expected: AmountLike): 
 export function isCashPayment(method: string): boolean {
   return method === 'cash';
 }
+
+/**
+ * A drawer never holds less than nothing: opening and counted amounts, and what
+ * is left after a closing cash-out, must not be negative (contract 7 lists
+ * invalid counts or amounts under `session_invalid_state`).
+ */
+export function isPossibleDrawerAmount(amount: AmountLike): boolean {
+  return !toAmount(amount).lt(0);
+}

@@ -34,4 +34,12 @@ export interface KassenSichVDevice {
     tx: Tx,
     request: { clientId: string; transactionNumber: number; processType: string; processData: string },
   ): Promise<TseLogEntry>;
+  /**
+   * Both phases in one exchange, for a device that can do it cheaper than two
+   * calls (the software TSE: one counter update and one insert). Optional.
+   */
+  signTransaction?(
+    tx: Tx,
+    request: { clientId: string; processType: string; processData: string },
+  ): Promise<{ start: TseLogEntry; finish: TseLogEntry }>;
 }

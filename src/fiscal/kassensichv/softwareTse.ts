@@ -126,6 +126,41 @@ export class SoftwareTse implements KassenSichVDevice {
     return entry;
   }
 
+  /** Start and finish in one counter update: the start log takes n-1, the finish log n. */
+  async signTransaction(
+    tx: Tx,
+    request: { clientId: string; processType: string; processData: string },
+  ): Promise<{ start: TseLogEntry; finish: TseLogEntry }> {
+    const rows = await tx.$queryRaw<{ transaction_counter: bigint; signature_counter: bigint }[]>`
+      UPDATE tse_devices
+         SET transaction_counter = transaction_counter + 1, signature_counter = signature_counter + 2
+       WHERE id = ${this.record.id} AND status = 'active'
+      RETURNING transaction_counter, signature_counter`;
+    if (!rows.length) throw new FiscalDeviceError(1, 'inactive', 'The TSE is not active');
+    const transactionNumber = Number(rows[0].transaction_counter);
+    const finishCounter = Number(rows[0].signature_counter);
+    const start = this.sign('StartTransaction', request.clientId, transactionNumber, finishCounter - 1, '', '');
+    const finish = this.sign('FinishTransaction', request.clientId, transactionNumber, finishCounter, request.processType, request.processData);
+    await tx.tseTransaction.create({
+      data: {
+        id: newId('ttx'),
+        tseId: this.record.id,
+        clientId: request.clientId,
+        transactionNumber,
+        state: 'finished',
+        startSignatureCounter: start.signatureCounter,
+        startLogTime: start.logTime,
+        startSignature: start.signature,
+        finishSignatureCounter: finish.signatureCounter,
+        finishLogTime: finish.logTime,
+        finishSignature: finish.signature,
+        processType: finish.processType,
+        processData: finish.processData,
+      },
+    });
+    return { start, finish };
+  }
+
   async finishTransaction(
     tx: Tx,
     request: { clientId: string; transactionNumber: number; processType: string; processData: string },

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { assertCurrentVersion } from '../../http/concurrency.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
-import { toStoredAddress } from '../common/schemas.js';
+import { toStoredAddress, type AddressValue } from '../common/schemas.js';
 import type { Finalize, Tx } from '../common/transactions.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
 
@@ -44,6 +44,13 @@ export async function getLocation(ctx: AppContext | { db: Tx }, merchant: Mercha
   return location;
 }
 
+/** A Style O `state` survives a Style M address change within the same country (Style M cannot express it). */
+function withKeptState(stored: unknown, next: AddressValue): AddressValue & { state?: string } {
+  const state = (stored as { state?: string | null; country_code?: string } | null)?.state;
+  const sameCountry = (stored as { country_code?: string } | null)?.country_code === next.country_code;
+  return state && sameCountry ? { ...next, state } : next;
+}
+
 async function lockLocation(tx: Tx, merchant: Merchant, id: string): Promise<Location> {
   await tx.$queryRaw`SELECT id FROM locations WHERE id = ${id} FOR UPDATE`;
   return getLocation({ db: tx }, merchant, id);
@@ -64,7 +71,7 @@ export async function updateLocation(
       where: { id },
       data: {
         ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.address !== undefined ? { address: toStoredAddress(input.address) } : {}),
+        ...(input.address !== undefined ? { address: withKeptState(current.address, toStoredAddress(input.address)) } : {}),
         ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
         ...(input.external_id !== undefined ? { externalId: input.external_id } : {}),
         resourceVersion: { increment: 1 },

@@ -17,10 +17,13 @@ import { discountsOf, lineItemsOf, type StoredPayment } from './records.js';
 import type { z } from 'zod';
 import type { CompleteOperationBody } from './schemas.js';
 
+/** Style O refunds share the table; Style M neither shows nor changes them (its Operation union has no refund). */
+export const STYLE_M_TYPES = { not: 'refund' } as const;
+
 /** Locks the operation row for the rest of the transaction. */
 async function lockOperation(tx: Tx, merchant: Merchant, id: string): Promise<Operation> {
   await tx.$queryRaw`SELECT id FROM operations WHERE id = ${id} FOR UPDATE`;
-  const operation = await tx.operation.findFirst({ where: { id, merchantId: merchant.id } });
+  const operation = await tx.operation.findFirst({ where: { id, merchantId: merchant.id, type: STYLE_M_TYPES } });
   if (!operation) throw notFound('operation', id);
   return operation;
 }
@@ -144,7 +147,7 @@ export async function voidOperation(
 }
 
 export async function getOperation(ctx: AppContext, merchant: Merchant, id: string): Promise<Operation> {
-  const operation = await ctx.db.operation.findFirst({ where: { id, merchantId: merchant.id } });
+  const operation = await ctx.db.operation.findFirst({ where: { id, merchantId: merchant.id, type: STYLE_M_TYPES } });
   if (!operation) throw notFound('operation', id);
   return operation;
 }

@@ -27,6 +27,25 @@ export function signingDeviceFor(ctx: AppContext, register: RegisterWithDevice):
   return { device, clientId: register.clientId };
 }
 
+async function startThenFinish(
+  device: KassenSichVDevice,
+  tx: Tx,
+  clientId: string,
+  process: { processType: string; processData: string },
+  timeout: number,
+) {
+  const start = await withDeviceTimeout(1, timeout, () => device.startTransaction(tx, clientId));
+  const finish = await withDeviceTimeout(2, timeout, () =>
+    device.finishTransaction(tx, {
+      clientId,
+      transactionNumber: start.transactionNumber,
+      processType: process.processType,
+      processData: process.processData,
+    }),
+  );
+  return { start, finish };
+}
+
 /**
  * Signs one process with the register's TSE: phase 1 starts the transaction,
  * phase 2 finishes it. Each call is bounded by DEVICE_TIMEOUT_MS; a failure is
@@ -41,15 +60,9 @@ export async function signProcess(
   const { device, clientId } = signingDeviceFor(ctx, register);
   const timeout = ctx.config.deviceTimeoutMs;
   try {
-    const start = await withDeviceTimeout(1, timeout, () => device.startTransaction(tx, clientId));
-    const finish = await withDeviceTimeout(2, timeout, () =>
-      device.finishTransaction(tx, {
-        clientId,
-        transactionNumber: start.transactionNumber,
-        processType: process.processType,
-        processData: process.processData,
-      }),
-    );
+    const { start, finish } = device.signTransaction
+      ? await withDeviceTimeout(1, timeout, () => device.signTransaction!(tx, { clientId, ...process }))
+      : await startThenFinish(device, tx, clientId, process, timeout);
     return buildFiscalRecord({
       tse: device.identity(),
       clientId,
@@ -64,7 +77,7 @@ export async function signProcess(
         phase: error.phase,
         reason: error.reason,
         register_id: register.id,
-      });
+      }).markTransient();
     }
     throw error;
   }

@@ -1,6 +1,7 @@
 import type { Merchant, Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { invalidRequest } from '../../http/errors.js';
+import { STYLE_M_TYPES } from './completeOperation.js';
 import type { z } from 'zod';
 import type { ListOperationsQuery } from './schemas.js';
 
@@ -31,7 +32,7 @@ export async function listOperations(
       merchantId: merchant.id,
       ...(query.register_id ? { registerId: query.register_id } : {}),
       ...(query.session_id ? { sessionId: query.session_id } : {}),
-      ...(query.type ? { type: query.type } : {}),
+      type: query.type ? query.type : STYLE_M_TYPES,
       ...(query.status ? { status: query.status } : {}),
       createdAt: {
         ...(query.created_from ? { gte: new Date(query.created_from) } : {}),

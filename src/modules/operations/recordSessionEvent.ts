@@ -1,7 +1,7 @@
 import type { Merchant, Operation, RegisterSession } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { formatAmount, toAmount } from '../../domain/money.js';
-import { cashCountDifference, expectedClosingAmount, isCashPayment } from '../../domain/sessions/cashCount.js';
+import { formatAmount, toAmount, type AmountLike } from '../../domain/money.js';
+import { cashCountDifference, expectedClosingAmount, isCashPayment, isPossibleDrawerAmount } from '../../domain/sessions/cashCount.js';
 import { checkSessionEvent, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import { cashCountProcessData, cashTransferProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
@@ -16,10 +16,10 @@ import type { SessionEventBody } from './schemas.js';
 
 const DEFAULT_CURRENCY = 'EUR';
 
-/** Cash the drawer should hold: opening + cash payments of completed operations + adjustments. */
+/** Cash the drawer should hold: opening + cash payments of completed operations (refunds pay out) + adjustments. */
 async function expectedDrawer(tx: Tx, session: RegisterSession): Promise<string> {
   const operations = await tx.operation.findMany({
-    where: { sessionId: session.id, status: 'completed', type: { in: ['sale', 'return', 'exchange', 'session_cash_adjustment'] } },
+    where: { sessionId: session.id, status: 'completed', type: { in: ['sale', 'return', 'exchange', 'refund', 'session_cash_adjustment'] } },
   });
   const cashPayments = operations.flatMap((op) => paymentsOf(op).filter((p) => isCashPayment(p.method)).map((p) => p.amount));
   const adjustments = operations
@@ -52,6 +52,11 @@ export async function recordSessionEvent(
         ...(check.code === 'no_open_session' ? { alias: 'register_no_open_session' } : {}),
       });
     }
+    const assertPossibleDrawer = (amount: AmountLike, field: string, message: string) => {
+      if (!isPossibleDrawerAmount(amount)) {
+        throw conflict('session_invalid_state', message, { field, register_id: register.id, session_id: session?.id ?? null });
+      }
+    };
     const now = new Date();
     const currency = body.currency ?? DEFAULT_CURRENCY;
     const sequenceNumber = register.nextSequenceNumber;
@@ -63,6 +68,7 @@ export async function recordSessionEvent(
     switch (body.type) {
       case 'session_open': {
         const opening = formatAmount(body.opening_amount ?? '0');
+        assertPossibleDrawer(opening, 'opening_amount', 'opening_amount must not be negative');
         session = await tx.registerSession.create({
           data: { id: newId('ses'), merchantId: merchant.id, registerId: register.id, status: 'open', openingAmount: opening, openedAt: now },
         });
@@ -77,6 +83,7 @@ export async function recordSessionEvent(
         const current = session!;
         const expected = await expectedDrawer(tx, current);
         const counted = formatAmount(body.counted_closing_amount);
+        assertPossibleDrawer(counted, 'counted_closing_amount', 'counted_closing_amount must not be negative');
         const difference = formatAmount(cashCountDifference(counted, expected));
         if (signsFor(register)) {
           fiscal = await signProcess(ctx, tx, register, {
@@ -108,6 +115,13 @@ export async function recordSessionEvent(
       case 'session_close': {
         const current = session!;
         const adjustment = body.closing_adjustment_amount === undefined ? null : formatAmount(body.closing_adjustment_amount);
+        if (adjustment !== null) {
+          assertPossibleDrawer(
+            toAmount(current.countedClosingAmount!.toFixed()).plus(toAmount(adjustment)),
+            'closing_adjustment_amount',
+            'closing_adjustment_amount cannot take out more cash than was counted',
+          );
+        }
         if (adjustment !== null && !toAmount(adjustment).isZero() && signsFor(register)) {
           fiscal = await signProcess(ctx, tx, register, {
             processType: 'Kassenbeleg-V1',

@@ -4,7 +4,6 @@ import { VOID_REASONS } from '../../domain/operations/operationMachine.js';
 
 /** Style M amounts are decimal strings; a JSON number is a 400 (decimal vs integer mismatch). */
 export const DecimalString = z.string().regex(/^-?\d{1,12}(\.\d{1,8})?$/, 'must be a decimal string such as "12.50"');
-const NonNegativeDecimal = z.string().regex(/^\d{1,12}(\.\d{1,8})?$/, 'must be a non-negative decimal string');
 const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR');
 const Text = (max: number) => z.string().min(1).max(max);
 const OptionalText = (max: number) => z.string().max(max).nullable().optional();
@@ -75,7 +74,8 @@ const sessionFields = {
 const SessionOpenInput = z.strictObject({
   type: z.literal('session_open'),
   ...sessionFields,
-  opening_amount: NonNegativeDecimal.optional(),
+  // A negative amount is well-formed but impossible: 409 session_invalid_state, not 400.
+  opening_amount: DecimalString.optional(),
 });
 const SessionCashAdjustmentInput = z.strictObject({
   type: z.literal('session_cash_adjustment'),
@@ -86,7 +86,7 @@ const SessionCashAdjustmentInput = z.strictObject({
 const SessionCashCountInput = z.strictObject({
   type: z.literal('session_cash_count'),
   ...sessionFields,
-  counted_closing_amount: NonNegativeDecimal,
+  counted_closing_amount: DecimalString,
   discrepancy_note: OptionalText(2000),
 });
 const SessionCloseInput = z.strictObject({

@@ -17,6 +17,10 @@ function sendDocument(reply: FastifyReply, contentType: string, body: Buffer | s
 }
 
 const TokenParams = z.strictObject({ token: z.string().min(1).max(64) });
+
+// Documents, not JSON: Fastify sends these bodies as they are, so the schemas only describe them.
+const PdfDocument = { description: 'The receipt as PDF', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } };
+const HtmlDocument = { description: 'The hosted receipt page', content: { 'text/html': { schema: z.string() } } };
 const documentOf = (receipt: ReceiptRecord) => toReceiptDocument(receipt.id, snapshotOf(receipt));
 
 /** Style M receipts (2.4) and the customer's links: a PDF and a hosted page behind an unguessable token. */
@@ -36,7 +40,13 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v1/receipts/:id/pdf',
     {
       config: { merchantScoped: true },
-      schema: { tags, summary: 'The receipt as PDF (application/pdf)', headers: StyleMHeaders, params: IdParams, response: errorResponses(400, 403, 404) },
+      schema: {
+        tags,
+        summary: 'The receipt as PDF (application/pdf)',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: PdfDocument, ...errorResponses(400, 403, 404) },
+      },
     },
     async (request, reply) => {
       const receipt = await getReceipt(app.ctx, request.merchant, request.params.id);
@@ -48,7 +58,13 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
     '/receipts/:token',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Hosted receipt page for the customer (text/html, no API key)', security: [], params: TokenParams, response: errorResponses(404) },
+      schema: {
+        tags,
+        summary: 'Hosted receipt page for the customer (text/html, no API key)',
+        security: [],
+        params: TokenParams,
+        response: { 200: HtmlDocument, ...errorResponses(404) },
+      },
     },
     async (request, reply) => {
       const receipt = await getReceiptByToken(app.ctx, request.params.token);
@@ -64,7 +80,13 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
     '/receipts/:token/pdf',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'The receipt as PDF for the customer (application/pdf, no API key)', security: [], params: TokenParams, response: errorResponses(404) },
+      schema: {
+        tags,
+        summary: 'The receipt as PDF for the customer (application/pdf, no API key)',
+        security: [],
+        params: TokenParams,
+        response: { 200: PdfDocument, ...errorResponses(404) },
+      },
     },
     async (request, reply) => {
       const receipt = await getReceiptByToken(app.ctx, request.params.token);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import type { Tx } from '../common/transactions.js';
-import { buildReceiptSnapshot } from './snapshot.js';
+import { buildReceiptSnapshot, type ReceiptSnapshot } from './snapshot.js';
 
 /** Issues the receipt of a completed goods movement, inside the completing transaction. */
 export async function issueReceipt(tx: Tx, merchant: Merchant, operation: Operation, issuedAt: Date): Promise<Receipt> {
@@ -22,6 +22,26 @@ export async function issueReceipt(tx: Tx, merchant: Merchant, operation: Operat
       issuedAt,
       document: { ...buildReceiptSnapshot({ operation, merchant, location, register, issuedAt }) },
     },
+  });
+}
+
+/**
+ * Rebuilds the receipt of an operation whose fiscal data arrived after the
+ * receipt was issued (a refund signed by the fiscal retry): same id, link and
+ * issue time, the signature added, and the snapshot's version incremented.
+ */
+export async function reissueReceipt(tx: Tx, merchant: Merchant, operation: Operation): Promise<Receipt | null> {
+  const receipt = await tx.receipt.findUnique({ where: { operationId: operation.id } });
+  if (!receipt) return null;
+  const [location, register] = await Promise.all([
+    operation.locationId ? tx.location.findUnique({ where: { id: operation.locationId } }) : null,
+    operation.registerId ? tx.register.findUnique({ where: { id: operation.registerId } }) : null,
+  ]);
+  const previous = receipt.document as unknown as ReceiptSnapshot;
+  const snapshot = buildReceiptSnapshot({ operation, merchant, location, register, issuedAt: receipt.issuedAt });
+  return tx.receipt.update({
+    where: { id: receipt.id },
+    data: { document: { ...snapshot, version: (previous.version ?? 1) + 1 } },
   });
 }
 

@@ -11,7 +11,10 @@ import type { KassenSichVFiscalInformationView } from '../operations/schemas.js'
  * merchant, location or register do not rewrite a document already handed out.
  */
 export interface ReceiptSnapshot {
-  operation_type: 'sale' | 'return' | 'exchange';
+  /** `refund`: a Style O refund, printed like a return. */
+  operation_type: 'sale' | 'return' | 'exchange' | 'refund';
+  /** 1 when issued; a refund signed later by the fiscal retry is re-issued with the signature (2, ...). */
+  version?: number;
   currency: string;
   issued_at: string;
   location_id: string | null;
@@ -21,7 +24,8 @@ export interface ReceiptSnapshot {
     legal_name: string;
     location_name: string | null;
     register_name: string | null;
-    address: { line1: string; city: string; postal_code: string; country_code: string };
+    /** line2 and state are kept for the Style O receipt; the Style M receipt does not show them. */
+    address: { line1: string; line2?: string | null; state?: string | null; city: string; postal_code: string; country_code: string };
     tax_id: string | null;
   };
   line_items: { id: string; description: string; quantity: number; unit_price: string; total_amount: string; tax_rate: string; tax_amount: string }[];
@@ -47,7 +51,7 @@ export function buildReceiptSnapshot(input: {
   issuedAt: Date;
 }): ReceiptSnapshot {
   const { operation, merchant, location, register } = input;
-  const address = (location?.address ?? merchant.address) as AddressValue;
+  const address = (location?.address ?? merchant.address) as AddressValue & { state?: string | null };
   const lines = lineItemsOf(operation).map((line) => ({
     id: line.id,
     description: line.title,
@@ -73,7 +77,14 @@ export function buildReceiptSnapshot(input: {
       legal_name: merchant.legalName,
       location_name: location?.name ?? null,
       register_name: register?.name ?? null,
-      address: { line1: address.line1, city: address.city, postal_code: address.postal_code, country_code: address.country_code },
+      address: {
+        line1: address.line1,
+        line2: address.line2 ?? null,
+        state: address.state ?? null,
+        city: address.city,
+        postal_code: address.postal_code,
+        country_code: address.country_code,
+      },
       tax_id: merchantTaxId(merchant, merchant.countryCode),
     },
     line_items: lines,
@@ -115,7 +126,7 @@ export function toReceiptDocument(receiptId: string, snapshot: ReceiptSnapshot):
     receiptId,
     issuedAt: new Date(snapshot.issued_at),
     currency: snapshot.currency,
-    operationType: snapshot.operation_type,
+    operationType: snapshot.operation_type === 'refund' ? 'return' : snapshot.operation_type,
     issuer: {
       legalName: snapshot.issuer.legal_name,
       locationName: snapshot.issuer.location_name ?? 'Online',

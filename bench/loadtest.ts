@@ -1,0 +1,195 @@
+// npm run bench: the service on the machine's PostgreSQL, driven over loopback
+// at a fixed arrival rate (create a sale, then complete it: signed by the TSE),
+// a step test for the highest sustainable rate, and pgbench's ceiling for an
+// equivalent transaction on the same server. Results: bench/results/*.json.
+//
+// Settings: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
+// BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_STEPS ("200,400,500,600,800,1000"),
+// BENCH_STEP_S (10), BENCH_REGISTERS (50).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { runOpenLoop, type FlowOutcome, type OpenLoopResult } from './lib/openLoop.js';
+import { startServer } from './lib/server.js';
+import { summarize } from './lib/stats.js';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
+const STEPS = (process.env.BENCH_STEPS ?? '200,400,500,600,800,1000').split(',').map(Number);
+const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
+const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 50);
+const P99_TARGET_MS = 50;
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+const databaseUrl = (name: string) => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function main() {
+  const dbName = `fiscal_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const server = await startServer(
+    {
+      DATABASE_URL: databaseUrl(dbName),
+      DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '20',
+      ADMIN_TOKEN,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      SEED_DEMO_TENANT: 'false',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'fiscal-bench-')),
+      SECRETS_KEY: 'ab'.repeat(32),
+    },
+    port,
+  );
+  const http = new Pool(server.baseUrl, { connections: 256 });
+  const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await http.request({
+      method: method as 'POST',
+      path,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, json: text ? JSON.parse(text) : undefined };
+  };
+
+  try {
+    // Setup through the public API.
+    const tenant = await call('POST', '/admin/v1/tenants', { name: 'bench' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const key = await call('POST', `/admin/v1/tenants/${tenant.json.id}/api-keys`, { kind: 'tenant', country_code: 'DEU' }, {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+    });
+    const auth = { authorization: `Bearer ${key.json.api_key}` };
+    const address = { line1: 'Friedrichstraße 1', city: 'Berlin', postal_code: '10117', country_code: 'DEU' };
+    const merchant = await call('POST', '/v1/merchants', {
+      legal_name: 'Bench GmbH',
+      country_code: 'DEU',
+      address,
+      fiscal_identities: [{ country_code: 'DEU', tax_number: '21/815/08150', vat_id: 'DE123456789' }],
+    }, auth);
+    const headers = { ...auth, 'x-service-merchant': merchant.json.id };
+    const location = await call('POST', '/v1/locations', { name: 'Bench', address }, headers);
+    const registers: string[] = [];
+    for (let i = 0; i < REGISTERS; i += 1) {
+      const register = await call('POST', '/v1/registers', { location_id: location.json.id, name: `Kasse ${i}` }, headers);
+      await call('POST', `/v1/registers/${register.json.id}/fiscalize`, undefined, headers);
+      await call('POST', '/v1/operations', { type: 'session_open', register_id: register.json.id, opening_amount: '100.00' }, {
+        ...headers,
+        'idempotency-key': `open-${register.json.id}`,
+      });
+      registers.push(register.json.id);
+    }
+
+    let sequence = 0;
+    const sale = (registerId: string) => ({
+      type: 'sale',
+      source: 'POS',
+      currency: 'EUR',
+      register_id: registerId,
+      pretax_amount: '10.00',
+      tax_amount: '1.90',
+      tip_amount: '0.00',
+      total_amount: '11.90',
+      line_items: [{ title: 'Brot', quantity: 1, unit_price: '11.90', total_amount: '11.90', sku_identifier: 'SKU-1', taxes: [{ name: 'MwSt', rate: '0.19', tax_amount: '1.9' }] }],
+    });
+    const flow = async (index: number): Promise<FlowOutcome> => {
+      const registerId = registers[index % registers.length];
+      const runId = `${process.pid}-${sequence++}`;
+      const calls: FlowOutcome['calls'] = [];
+      let started = performance.now();
+      const created = await call('POST', '/v1/operations', sale(registerId), { ...headers, 'idempotency-key': `c-${runId}` });
+      calls.push({ name: 'create', ms: performance.now() - started, ok: created.status === 201, status: created.status });
+      if (created.status !== 201) return { calls };
+      started = performance.now();
+      const completed = await call(
+        'POST',
+        `/v1/operations/${created.json.id}/complete`,
+        { payments: [{ payment_id: runId, method: 'cash', amount: '11.90', currency: 'EUR', status: 'captured' }] },
+        { ...headers, 'idempotency-key': `x-${runId}`, 'if-match': '"1"' },
+      );
+      calls.push({ name: 'complete', ms: performance.now() - started, ok: completed.status === 200, status: completed.status });
+      return { calls };
+    };
+    const report = (result: OpenLoopResult) => ({
+      target_rate: result.targetRate,
+      duration_s: result.durationS,
+      flows_started: result.started,
+      flows_completed: result.completed,
+      flows_dropped: result.dropped,
+      achieved_flows_per_s: result.achievedRate,
+      mutations_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
+      latency_ms: Object.fromEntries(Object.entries(result.latencies).map(([name, samples]) => [name, summarize(samples)])),
+      errors: result.errors,
+      statuses: result.statuses,
+    });
+
+    console.log(`warm-up: 100 flows/s for 5 s on ${REGISTERS} registers`);
+    await runOpenLoop(100, 5, flow);
+
+    console.log(`main run: ${RATE} flows/s (create + signed complete) for ${DURATION_S} s`);
+    const main = report(await runOpenLoop(RATE, DURATION_S, flow));
+    console.log(JSON.stringify(main.latency_ms), 'errors', JSON.stringify(main.errors));
+
+    const steps = [];
+    for (const rate of STEPS) {
+      console.log(`step: ${rate} flows/s for ${STEP_S} s`);
+      const step = report(await runOpenLoop(rate, STEP_S, flow));
+      steps.push(step);
+      console.log(`  achieved ${step.achieved_flows_per_s}/s, complete p99 ${step.latency_ms.complete?.p99} ms, errors ${JSON.stringify(step.errors)}`);
+    }
+    const sustainable = steps
+      .filter(
+        (step) =>
+          Object.keys(step.errors).length === 0 &&
+          step.flows_dropped === 0 &&
+          step.achieved_flows_per_s >= step.target_rate * 0.95 &&
+          Math.max(step.latency_ms.create?.p99 ?? Infinity, step.latency_ms.complete?.p99 ?? Infinity) < P99_TARGET_MS,
+      )
+      .reduce((best, step) => Math.max(best, step.target_rate), 0);
+
+    // pgbench: the same work as one completion, as plain SQL on the same server.
+    const benchUrl = databaseUrl(dbName);
+    execFileSync('psql', [benchUrl, '-q', '-f', 'bench/pgbench/setup.sql'], { stdio: 'ignore' });
+    const pgbenchOut = execFileSync('pgbench', ['-n', '-c', '16', '-j', '2', '-T', '15', '-f', 'bench/pgbench/completion.sql', benchUrl], {
+      encoding: 'utf8',
+    });
+    const pgbenchTps = Number(/tps = ([\d.]+)/.exec(pgbenchOut)?.[1] ?? 0);
+
+    const results = {
+      at: new Date().toISOString(),
+      machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+      registers: REGISTERS,
+      targets: { flows_per_s: RATE, p99_ms: P99_TARGET_MS },
+      main,
+      step_test: { steps, highest_sustainable_flows_per_s: sustainable },
+      pgbench: {
+        transactions_per_s: pgbenchTps,
+        our_completions_per_s: main.achieved_flows_per_s,
+        fraction_of_ceiling: pgbenchTps ? Math.round((main.achieved_flows_per_s / pgbenchTps) * 1000) / 1000 : null,
+      },
+      server_peak_memory_mib: server.peakMemoryMiB(),
+    };
+    mkdirSync('bench/results', { recursive: true });
+    const file = `bench/results/load-${results.at.replace(/[:.]/g, '-')}.json`;
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nhighest sustainable rate: ${sustainable} flows/s (${sustainable * 2} mutations/s)`);
+    console.log(`pgbench ceiling: ${pgbenchTps} tps; ours ${main.achieved_flows_per_s}/s = ${results.pgbench.fraction_of_ceiling}`);
+    console.log(`server peak memory: ${results.server_peak_memory_mib} MiB\nwrote ${file}`);
+  } finally {
+    await http.close();
+    await server.stop();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();

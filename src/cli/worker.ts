@@ -1,0 +1,21 @@
+// npm run worker: builds export jobs outside the server (run the server with EXPORT_WORKER=off).
+// Several workers may run at once; SIGTERM finishes the job in hand, then exits.
+import pino from 'pino';
+import { openMigratedDatabase } from '../bootstrap.js';
+import { loadConfig } from '../config.js';
+import { createExportWorker } from '../exports/createExportWorker.js';
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel });
+const database = await openMigratedDatabase(config);
+const worker = createExportWorker(database.prisma, config, log);
+worker.start();
+log.info({ worker_id: worker.id }, 'export worker started');
+
+const shutdown = async () => {
+  await worker.stop();
+  await database.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());

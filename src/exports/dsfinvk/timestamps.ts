@@ -1,0 +1,62 @@
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+/**
+ * Offsets change only at instants on a quarter hour (UTC) in every zone in use
+ * today, and operations come in time order, so the last offset per zone is
+ * remembered for its quarter hour instead of asking Intl for every timestamp.
+ */
+const lastOffsets = new Map<string, { quarter: number; minutes: number }>();
+
+function offsetMinutes(instant: Date, timeZone: string): number {
+  const quarter = Math.floor(instant.getTime() / QUARTER_HOUR_MS);
+  const cached = lastOffsets.get(timeZone);
+  if (cached?.quarter === quarter) return cached.minutes;
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(instant)) parts[part.type] = part.value;
+  const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((type) => Number(parts[type]));
+  const wholeSeconds = Math.floor(instant.getTime() / 1000) * 1000;
+  const minutes = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - wholeSeconds) / 60_000);
+  lastOffsets.set(timeZone, { quarter, minutes });
+  return minutes;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * Local wall-clock time with its UTC offset, RFC 3339 to the second
+ * (`2026-09-03T22:00:00+02:00`): the form the reference (§2, TWEECORE) gives
+ * for Z_ERSTELLUNG, BON_START, BON_ENDE and REF_DATUM.
+ */
+export function formatLocalTimestamp(instant: Date, timeZone: string): string {
+  const offset = offsetMinutes(instant, timeZone);
+  const local = new Date(Math.floor(instant.getTime() / 1000) * 1000 + offset * 60_000);
+  const sign = offset < 0 ? '-' : '+';
+  return (
+    `${String(local.getUTCFullYear()).padStart(4, '0')}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+    `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+    `${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
+  );
+}
+
+/** The local calendar date (YYYY-MM-DD) of an RFC 3339 timestamp from formatLocalTimestamp. */
+export const localDateOf = (timestamp: string): string => timestamp.slice(0, 10);

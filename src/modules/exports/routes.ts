@@ -1,0 +1,72 @@
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ExportJob as ExportJobRecord } from '../../db/generated/client.js';
+import { runIdempotent, type HttpResult } from '../../http/idempotency.js';
+import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
+import { IdParams } from '../common/schemas.js';
+import { presentExport } from './presenter.js';
+import { CreateExportBody, DownloadQuery, ExportJob } from './schemas.js';
+import { createExport, getExport, openDownload } from './service.js';
+
+/** Asynchronous fiscal exports (contract 2.5, 4.1) and their signed downloads. */
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Exports'];
+  const config = { merchantScoped: true };
+  const links = () => ({ publicBaseUrl: app.ctx.publicBaseUrl, signer: app.ctx.urlSigner, ttlSeconds: app.ctx.config.exportUrlTtlSeconds });
+  const accepted = (job: ExportJobRecord): HttpResult => ({ status: 202, body: presentExport(job, links()) });
+
+  app.post(
+    '/exports',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Start an export job (type dsfinvk); without register_id it covers every KassenSichV register',
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
+        body: CreateExportBody,
+        response: { 202: ExportJob, ...errorResponses(400, 403, 404, 409, 422, 501) },
+      },
+    },
+    (request, reply) =>
+      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+        accepted(await createExport(app.ctx, request.merchant, request.body, (tx, job) => persist(tx, accepted(job)))),
+      ),
+  );
+
+  app.get(
+    '/exports/:id',
+    {
+      config,
+      schema: { tags, summary: 'Get an export job', headers: StyleMHeaders, params: IdParams, response: { 200: ExportJob, ...errorResponses(400, 403, 404) } },
+    },
+    async (request) => presentExport(await getExport(app.ctx, request.merchant, request.params.id), links()),
+  );
+
+  app.get(
+    '/exports/:id/download',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Download a completed export (application/zip); the signed, expiring link is the credential',
+        security: [],
+        params: IdParams,
+        querystring: DownloadQuery,
+        response: {
+          200: { description: 'The export archive', content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } } },
+          ...errorResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { job, stream } = await openDownload(app.ctx, request.params.id, request.query.expires, request.query.signature);
+      return (reply as FastifyReply)
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${job.type}-${job.id}.zip"`)
+        .header('content-length', String(job.byteSize))
+        .header('cache-control', 'private, no-store')
+        .send(stream);
+    },
+  );
+};

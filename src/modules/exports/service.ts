@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import type { ExportJob, Merchant } from '../../db/generated/client.js';
+import type { AppContext } from '../../context.js';
+import { ApiError, forbidden, notFound, validationError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Finalize } from '../common/transactions.js';
+import { findRegister } from '../registers/service.js';
+import { IMPLEMENTED_EXPORT_TYPES } from './schemas.js';
+import type { z } from 'zod';
+import type { CreateExportBody } from './schemas.js';
+
+/** Registers that ever signed under KassenSichV: the ones a DSFinV-K export can cover. */
+export const KASSENSICHV_STATUSES = ['fiscalized', 'decommissioned'];
+
+export async function createExport(
+  ctx: AppContext,
+  merchant: Merchant,
+  body: z.infer<typeof CreateExportBody>,
+  finalize?: Finalize<ExportJob>,
+): Promise<ExportJob> {
+  if (!IMPLEMENTED_EXPORT_TYPES.has(body.type)) {
+    throw new ApiError(501, 'not_implemented', `No exporter is available for export type ${body.type}`, { field: 'type', type: body.type });
+  }
+  const from = new Date(body.from);
+  const to = new Date(body.to);
+  if (from > to) throw validationError('from must not be after to', { field: 'to' });
+  if (body.register_id) {
+    const register = await findRegister(ctx.db, merchant, body.register_id);
+    if (register.regime !== 'KassenSichV' || !KASSENSICHV_STATUSES.includes(register.fiscalizationStatus)) {
+      throw validationError('A DSFinV-K export covers KassenSichV registers only', { field: 'register_id', register_id: register.id });
+    }
+  }
+  const job = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.exportJob.create({
+      data: {
+        id: newId('exp'),
+        merchantId: merchant.id,
+        type: body.type,
+        status: 'pending',
+        registerId: body.register_id ?? null,
+        fromTime: from,
+        toTime: to,
+      },
+    });
+    await finalize?.(tx, created);
+    return created;
+  });
+  ctx.exportWorker?.wake();
+  return job;
+}
+
+export async function getExport(ctx: AppContext, merchant: Merchant, id: string): Promise<ExportJob> {
+  const job = await ctx.db.exportJob.findFirst({ where: { id, merchantId: merchant.id } });
+  if (!job) throw notFound('export', id);
+  return job;
+}
+
+export const downloadResource = (jobId: string) => `export:${jobId}`;
+
+/** Streams a completed archive for a valid signed link; tampered or expired links are refused. */
+export async function openDownload(ctx: AppContext, id: string, expires: number, signature: string): Promise<{ job: ExportJob; stream: Readable }> {
+  const verdict = ctx.urlSigner.verify(downloadResource(id), expires, signature);
+  if (verdict !== 'valid') {
+    throw forbidden(verdict === 'expired' ? 'This download link has expired; fetch the export again for a fresh one' : 'Invalid download link', {
+      reason: verdict,
+    });
+  }
+  const job = await ctx.db.exportJob.findUnique({ where: { id } });
+  if (!job || job.status !== 'completed') throw notFound('export', id);
+  const db = ctx.db;
+  async function* chunks() {
+    for (let sequence = 0; ; sequence += 1) {
+      const chunk = await db.exportChunk.findUnique({ where: { jobId_attempt_sequence: { jobId: job!.id, attempt: job!.attempts, sequence } } });
+      if (!chunk) return;
+      yield Buffer.from(chunk.data);
+    }
+  }
+  return { job, stream: Readable.from(chunks()) };
+}

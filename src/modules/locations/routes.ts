@@ -65,16 +65,18 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Location, ...errorResponses(400, 403, 404, 409, 412, 422) },
       },
     },
-    (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
-        const expected = parseIfMatch(request.headers['if-match'], false);
+    (request, reply) => {
+      // A malformed If-Match is answered before the key is looked at, so it is never stored under it.
+      const expected = parseIfMatch(request.headers['if-match'], false);
+      return runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
         return locationResult(
           await updateLocation(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, l) =>
             persist(tx, locationResult(l, 200)),
           ),
           200,
         );
-      }),
+      });
+    },
   );
 
   app.delete(

@@ -63,14 +63,16 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Merchant, ...errorResponses(400, 403, 404, 409, 412, 422) },
       },
     },
-    (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
-        const expected = parseIfMatch(request.headers['if-match'], false);
+    (request, reply) => {
+      // A malformed If-Match is answered before the key is looked at, so it is never stored under it.
+      const expected = parseIfMatch(request.headers['if-match'], false);
+      return runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
         const merchant = await updateMerchant(app.ctx, request.principal, request.params.id, request.body, expected, (tx, m) =>
           persist(tx, merchantResult(m, 200)),
         );
         return merchantResult(merchant, 200);
-      }),
+      });
+    },
   );
 
   app.delete(

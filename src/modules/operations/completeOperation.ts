@@ -1,4 +1,4 @@
-import type { Merchant, Operation } from '../../db/generated/client.js';
+import type { Merchant, Operation, Register } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { formatAmount } from '../../domain/money.js';
 import { checkOperationTransition, type OperationStatus, type VoidReason } from '../../domain/operations/operationMachine.js';
@@ -77,10 +77,12 @@ export async function completeOperation(
     const violations = validatePayments(type, operation.totalAmount!.toFixed(), payments, operation.currency);
     if (violations.length) throw violationError(violations);
 
-    let fiscalInformation: object | undefined;
+    let fiscalInformation: object | null = null;
+    let register: Register | null = null;
     if (operation.source === 'POS') {
       if (!operation.registerId) throw validationError('A POS operation needs a register to complete', { field: 'register_id' });
-      const register = await findRegister(tx, merchant, operation.registerId);
+      const signer = await findRegister(tx, merchant, operation.registerId);
+      register = signer;
       let processData: string;
       try {
         processData = kassenbelegProcessData({
@@ -95,7 +97,7 @@ export async function completeOperation(
         }
         throw error;
       }
-      const record = await signProcess(ctx, tx, register, {
+      const record = await signProcess(ctx, tx, signer, {
         processType: 'Kassenbeleg-V1',
         processData,
         documentNumber: String(operation.sequenceNumber),
@@ -104,22 +106,20 @@ export async function completeOperation(
       fiscalInformation = { ...record };
     }
 
-    const completedAt = body.completed_at ? new Date(body.completed_at) : new Date();
-    const updated = await tx.operation.update({
-      where: { id },
-      data: {
-        status: 'completed',
-        payments: stored as object[],
-        completedAt,
-        fiscalInformation,
-        resourceVersion: { increment: 1 },
-        updatedAt: new Date(),
-      },
-    });
-    const receipt = await issueReceipt(tx, merchant, updated, new Date());
-    const withReceipt = await tx.operation.update({ where: { id }, data: { receiptId: receipt.id } });
-    await finalize?.(tx, withReceipt);
-    return withReceipt;
+    const now = new Date();
+    const changes = {
+      status: 'completed',
+      payments: stored as object[],
+      completedAt: body.completed_at ? new Date(body.completed_at) : now,
+      fiscalInformation: fiscalInformation ?? undefined,
+      resourceVersion: operation.resourceVersion + 1,
+      updatedAt: now,
+    };
+    // The receipt is built from the completed state before it is written, so the operation is updated once.
+    const receipt = await issueReceipt(tx, merchant, { ...operation, ...changes, fiscalInformation }, now, { register });
+    const completed = await tx.operation.update({ where: { id }, data: { ...changes, receiptId: receipt.id } });
+    await finalize?.(tx, completed);
+    return completed;
   }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
 }
 

@@ -1,4 +1,4 @@
-import type { Merchant, Operation, Receipt } from '../../db/generated/client.js';
+import type { Merchant, Operation, Receipt, Register } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
@@ -6,10 +6,16 @@ import type { Tx } from '../common/transactions.js';
 import { buildReceiptSnapshot, type ReceiptSnapshot } from './snapshot.js';
 
 /** Issues the receipt of a completed goods movement, inside the completing transaction. */
-export async function issueReceipt(tx: Tx, merchant: Merchant, operation: Operation, issuedAt: Date): Promise<Receipt> {
+export async function issueReceipt(
+  tx: Tx,
+  merchant: Merchant,
+  operation: Operation,
+  issuedAt: Date,
+  known: { register?: Register | null } = {},
+): Promise<Receipt> {
   const [location, register] = await Promise.all([
     operation.locationId ? tx.location.findUnique({ where: { id: operation.locationId } }) : null,
-    operation.registerId ? tx.register.findUnique({ where: { id: operation.registerId } }) : null,
+    known.register !== undefined ? known.register : operation.registerId ? tx.register.findUnique({ where: { id: operation.registerId } }) : null,
   ]);
   return tx.receipt.create({
     data: {

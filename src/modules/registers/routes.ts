@@ -64,16 +64,18 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Register, ...errorResponses(400, 403, 404, 409, 412, 422) },
       },
     },
-    (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
-        const expected = parseIfMatch(request.headers['if-match'], false);
+    (request, reply) => {
+      // A malformed If-Match is answered before the key is looked at, so it is never stored under it.
+      const expected = parseIfMatch(request.headers['if-match'], false);
+      return runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
         return registerResult(
           await updateRegister(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, r) =>
             persist(tx, registerResult(r, 200)),
           ),
           200,
         );
-      }),
+      });
+    },
   );
 
   app.delete(

@@ -4,7 +4,7 @@
 // equivalent transaction on the same server. Results: bench/results/*.json.
 //
 // Settings: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
-// BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_STEPS ("200,400,500,600,800,1000"),
+// BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_STEPS ("50,100,150,200,300,400,500,600"),
 // BENCH_STEP_S (10), BENCH_REGISTERS (50).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { summarize } from './lib/stats.js';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
-const STEPS = (process.env.BENCH_STEPS ?? '200,400,500,600,800,1000').split(',').map(Number);
+const STEPS = (process.env.BENCH_STEPS ?? '50,100,150,200,300,400,500,600').split(',').map(Number);
 const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
 const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 50);
 const P99_TARGET_MS = 50;

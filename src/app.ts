@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authPlugin } from './http/auth.js';
-import { errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
@@ -49,6 +49,7 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, constraints: { style: styleConstraint } },
   }).withTypeProvider<ZodTypeProvider>();
 

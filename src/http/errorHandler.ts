@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
+import { randomBase62 } from '../lib/ids.js';
 import { ApiError, invalidRequest } from './errors.js';
 
 interface SchemaIssue {
@@ -91,6 +94,35 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
       : new ApiError(500, 'internal_error', 'Internal server error');
   if (apiError.statusCode >= 500) request.log.error({ err: error }, 'framework error');
   sendApiError(reply, apiError);
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: a request Node's HTTP parser rejects (a
+ * malformed header, a bad Content-Length or chunk, headers over the size limit)
+ * never reaches routing, and Fastify's default answer is its own body
+ * ({error, message, statusCode}) without X-Request-Id. Answer with the envelope.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError(431, 'invalid_request', 'The request headers are larger than the service accepts')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(408, 'request_timeout', 'The request was not received in time')
+        : invalidRequest('The request is not valid HTTP/1.1');
+  // The request's own X-Request-Id was never parsed: issue one, as for any request without it.
+  const requestId = `req_${randomBase62(24)}`;
+  this.log.debug({ err: error, reqId: requestId }, 'unparsable request');
+  if (socket.writable) {
+    const body = JSON.stringify(apiError.toBody());
+    socket.write(
+      `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {

@@ -8,7 +8,6 @@ import pg from 'pg';
 import { databaseUrlFor } from './databases.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /** The parent's environment without the settings a child must only get on purpose. */
 function baseEnv(): NodeJS.ProcessEnv {
@@ -79,7 +78,8 @@ export interface ChildServer {
 /** Starts `tsx src/server.ts` (what `npm start` runs) and waits until it answers /healthz. */
 export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(TSX, ['src/server.ts'], {
+  // node with tsx's loader, not the tsx CLI (which runs the server as its own child and cannot relay SIGKILL)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { ...baseEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

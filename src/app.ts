@@ -14,6 +14,7 @@ import type { Database } from './db/database.js';
 import { authPlugin } from './http/auth.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { nulGuardPlugin } from './http/nulGuard.js';
 import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
@@ -102,6 +103,7 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
   });
   await app.register(rateLimitPlugin, { perSecond: config.rateLimitPerSecond, redisUrl: config.redisUrl });
   await app.register(authPlugin, { db: ctx.db, serviceEnv: config.environment });
+  await app.register(nulGuardPlugin);
 
   await app.register(healthRoutes);
   await app.register(openApiRoutes);

@@ -62,4 +62,16 @@ describe('sale lifecycle', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
+
+  it('also completes with PATCH, as one listing of the contract names the call', async () => {
+    const sale = json(await createOperation(t.app, fx.headers, saleBody(fx.registerId)));
+    const completed = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/operations/${sale.id}/complete`,
+      headers: { ...fx.headers, 'idempotency-key': `patch-${sale.id}`, 'if-match': '"1"' },
+      payload: { payments: [{ method: 'card', amount: '11.90' }] },
+    });
+    expect(completed.statusCode).toBe(200);
+    expect(json(completed)).toMatchObject({ status: 'completed', resource_version: 2 });
+  });
 });

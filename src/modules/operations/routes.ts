@@ -94,20 +94,20 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => sendResult(reply, operationResult(await getOperation(app.ctx, request.merchant, request.params.id), 200)),
   );
 
-  app.post(
-    '/operations/:id/complete',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Complete an open operation: payments attached, signed by the fiscal device',
-        headers: StyleMHeaders.merge(MutationHeaders),
-        params: IdParams,
-        body: CompleteOperationBody,
-        response: { 200: Operation, ...errorResponses(400, 403, 404, 409, 412, 422, 428) },
-      },
+  // The contract names complete with POST everywhere and with PATCH in one listing: both are served.
+  app.route({
+    method: ['POST', 'PATCH'],
+    url: '/operations/:id/complete',
+    config,
+    schema: {
+      tags,
+      summary: 'Complete an open operation: payments attached, signed by the fiscal device',
+      headers: StyleMHeaders.merge(MutationHeaders),
+      params: IdParams,
+      body: CompleteOperationBody,
+      response: { 200: Operation, ...errorResponses(400, 403, 404, 409, 412, 422, 428) },
     },
-    (request, reply) => {
+    handler: (request, reply) => {
       // Header problems are answered before the idempotency key is claimed, so they are never stored.
       const expected = parseIfMatch(request.headers['if-match'], true);
       return runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) =>
@@ -119,7 +119,7 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
       );
     },
-  );
+  });
 
   app.post(
     '/operations/:id/void',

@@ -102,10 +102,10 @@ export class IdempotencyStore {
   async store(db: Prisma | Tx, scope: KeyScope, result: HttpResult): Promise<void> {
     if (isRetryableStatus(result.status)) return;
     const inserted = await db.$queryRaw<{ id: string }[]>`
-      INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash, state,
+      INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash,
                                     response_status, response_body, response_headers, expires_at)
       VALUES (${newId('idk')}, ${scope.tenantId}, ${scope.merchantScope}, ${scope.endpoint}, ${scope.key}, ${scope.requestHash},
-              'completed', ${result.status}, ${JSON.stringify(result.body ?? null)}::jsonb, ${JSON.stringify(result.headers ?? {})}::jsonb,
+              ${result.status}, ${JSON.stringify(result.body ?? null)}::jsonb, ${JSON.stringify(result.headers ?? {})}::jsonb,
               now() + make_interval(hours => ${this.settings.retentionHours}))
       ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,

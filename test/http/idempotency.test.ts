@@ -241,7 +241,7 @@ describe('concurrency', () => {
     expect(responses.filter((response) => response.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
     const rows = await t.database.prisma.idempotencyKey.findMany({ where: { tenantId: tenant.tenantId, key: 'race-1' } });
     expect(rows).toHaveLength(1);
-    expect(rows[0].state).toBe('completed');
+    expect(rows[0].responseStatus).toBe(201);
   });
 
   it('concurrent requests with one key and different payloads: one executes, the others conflict', async () => {
@@ -316,7 +316,7 @@ describe('which responses are stored', () => {
     expectError(first, 422, 'regime_validation_failed');
     const rows = await keyRows('regime-422');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ state: 'completed', responseStatus: 422 });
+    expect(rows[0]).toMatchObject({ responseStatus: 422 });
     const replay = await createMerchant(tenant.apiKey, 'regime-422', invalid);
     expectError(replay, 422, 'regime_validation_failed');
     expect(replay.body).toBe(first.body);
@@ -388,7 +388,7 @@ describe('retention', () => {
 
   it('sweep deletes expired records and keeps live ones', async () => {
     const store = new IdempotencyStore(t.database.prisma, { retentionHours: 24 });
-    const base = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/merchants', requestHash: 'x', state: 'completed', responseStatus: 201, responseBody: {} };
+    const base = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/merchants', requestHash: 'x', responseStatus: 201, responseBody: {} };
     const expired = newId('idk');
     const live = newId('idk');
     await t.database.prisma.idempotencyKey.create({

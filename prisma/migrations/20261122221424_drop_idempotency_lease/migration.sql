@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "idempotency_keys" DROP COLUMN "locked_until",
+DROP COLUMN "state";

@@ -22,8 +22,11 @@ export async function withDeviceTimeout<T>(phase: 1 | 2, timeoutMs: number, call
       timeoutMs,
     );
   });
+  const pending = call();
+  // A device that answers after the timeout has nobody left to tell.
+  pending.catch(() => undefined);
   try {
-    return await Promise.race([call(), timeout]);
+    return await Promise.race([pending, timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -2,12 +2,16 @@ import type { Tx } from '../modules/common/transactions.js';
 import { FiscalDeviceError } from './deviceErrors.js';
 import type { KassenSichVDevice, TseIdentity, TseLogEntry } from './kassensichv/device.js';
 
-export const DEVICE_SIMULATIONS = ['ok', 'unreachable', 'reject_after_start'] as const;
+export const DEVICE_SIMULATIONS = ['ok', 'unreachable', 'reject_after_start', 'timeout'] as const;
 export type DeviceSimulation = (typeof DEVICE_SIMULATIONS)[number];
+
+/** How long a simulated hanging device takes to give up on its own; the caller's timeout fires long before. */
+const HANG_MS = 60_000;
 
 /**
  * Sandbox only: makes a register's device fail on demand (DESIGN: PUT
  * /registers/{id}/simulation), so integrators can exercise the 422 paths.
+ * `timeout` (beyond DESIGN's three) is a device that does not answer.
  */
 export class SimulatedFaultsDevice implements KassenSichVDevice {
   constructor(
@@ -22,6 +26,10 @@ export class SimulatedFaultsDevice implements KassenSichVDevice {
   async startTransaction(tx: Tx, clientId: string): Promise<TseLogEntry> {
     if (this.mode === 'unreachable') {
       throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
+    }
+    if (this.mode === 'timeout') {
+      await new Promise((resolve) => setTimeout(resolve, HANG_MS).unref());
+      throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device did not answer (sandbox simulation)');
     }
     return this.inner.startTransaction(tx, clientId);
   }

@@ -97,7 +97,7 @@ export async function simulate(
   app: FastifyInstance,
   headers: Record<string, string>,
   registerId: string,
-  mode: 'ok' | 'unreachable' | 'reject_after_start',
+  mode: 'ok' | 'unreachable' | 'reject_after_start' | 'timeout',
 ) {
   const response = await app.inject({
     method: 'PUT',

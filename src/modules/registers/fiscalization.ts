@@ -23,17 +23,13 @@ export async function fiscalizeRegister(
 ): Promise<RegisterWithDevice> {
   return ctx.db.$transaction(async (tx) => {
     const register = await lockRegister(tx, merchant, id);
-    if (register.fiscalizationStatus === 'fiscalized' || register.fiscalizationStatus === 'pending') {
-      throw conflict('register_already_fiscalized', 'The register is already fiscalized', {
-        fiscalization_status: register.fiscalizationStatus,
-        alias: 'fiscalization_conflict',
-      });
-    }
-    if (register.fiscalizationStatus === 'decommissioned') {
-      throw conflict('register_already_fiscalized', 'A decommissioned register cannot be fiscalized again; create a new register', {
-        fiscalization_status: register.fiscalizationStatus,
-        alias: 'fiscalization_conflict',
-      });
+    if (['fiscalized', 'pending', 'decommissioned'].includes(register.fiscalizationStatus)) {
+      const decommissioned = register.fiscalizationStatus === 'decommissioned';
+      throw conflict(
+        'register_already_fiscalized',
+        decommissioned ? 'A decommissioned register cannot be fiscalized again; create a new register' : 'The register is already fiscalized',
+        { fiscalization_status: register.fiscalizationStatus, alias: 'fiscalization_conflict' },
+      );
     }
     const identities = merchant.fiscalIdentities as { country_code: string }[];
     if (!identities.some((identity) => identity.country_code === 'DEU')) {
@@ -77,17 +73,13 @@ export async function decommissionRegister(
 ): Promise<RegisterWithDevice> {
   return ctx.db.$transaction(async (tx) => {
     const register = await lockRegister(tx, merchant, id);
-    if (register.fiscalizationStatus === 'decommissioned') {
-      throw conflict('register_invalid_fiscal_state', 'The register is already decommissioned', {
-        fiscalization_status: register.fiscalizationStatus,
-        alias: 'decommission_conflict',
-      });
-    }
     if (register.fiscalizationStatus !== 'fiscalized') {
-      throw conflict('register_invalid_fiscal_state', 'The register was never fiscalized', {
-        fiscalization_status: register.fiscalizationStatus,
-        alias: 'decommission_conflict',
-      });
+      const decommissioned = register.fiscalizationStatus === 'decommissioned';
+      throw conflict(
+        'register_invalid_fiscal_state',
+        decommissioned ? 'The register is already decommissioned' : 'The register was never fiscalized',
+        { fiscalization_status: register.fiscalizationStatus, alias: 'decommission_conflict' },
+      );
     }
     if (register.regime !== 'KassenSichV') {
       throw validationError('Only KassenSichV registers can be decommissioned', { field: 'register_id', regime: register.regime });

@@ -12,7 +12,7 @@ import { SecretBox } from '../../src/lib/secretBox.js';
 import { createAndCompleteSale, createOperation, fiscalizedRegisterWithSession, idem, saleBody, type OperationsFixture } from '../support/operations.js';
 import { createEmptyPostgresDatabase, openConnection, parseResponses, startServer, tempDir, type ChildServer } from '../support/processes.js';
 import { mustRefund, organizationKey, orgAuth, platformKey } from '../support/styleO.js';
-import { auth, createTenantWithKey, createTestApp, DEU_ADDRESS, deuMerchantBody, expectError, json, type TestApp } from '../support/testApp.js';
+import { auth, createTenantWithKey, createTestApp, DEU_ADDRESS, deuMerchantBody, expectError, itaMerchantBody, json, type TestApp } from '../support/testApp.js';
 import { call, expectEnvelope, killServer, must, pgClient, type FetchResult } from './support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -394,22 +394,7 @@ describe('secrets in logs and responses (a listening server)', () => {
       const ita = must(
         await request('POST', '/v1/merchants', {
           headers: { authorization: `Bearer ${itaKey}` },
-          body: {
-            legal_name: 'Pasticceria Roma Srl',
-            country_code: 'ITA',
-            address: { line1: 'Via del Corso 1', city: 'Roma', postal_code: '00186', country_code: 'ITA' },
-            fiscal_identities: [
-              {
-                country_code: 'ITA',
-                tax_number: '12345678901',
-                vat_number: '12345678901',
-                legal_entity_type: 'COMPANY',
-                fisconline_user: 'RSSMRA85T10A562S',
-                fisconline_password: FISCONLINE_PASSWORD,
-                fisconline_pin: FISCONLINE_PIN,
-              },
-            ],
-          },
+          body: itaMerchantBody({ password: FISCONLINE_PASSWORD, pin: FISCONLINE_PIN }),
         }),
         201,
         'ITA merchant',

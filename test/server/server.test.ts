@@ -11,7 +11,7 @@ import {
   tempDir,
   type ChildServer,
 } from '../support/processes.js';
-import { deuMerchantBody } from '../support/testApp.js';
+import { deuMerchantBody, itaMerchantBody } from '../support/testApp.js';
 
 const TIMEOUT = 120_000;
 const ADMIN = 'server-test-admin-token-9f8e7d6c5b4a';
@@ -98,22 +98,7 @@ describe('logs', () => {
       const ita = await fetch(`${server.url}/v1/merchants`, {
         method: 'POST',
         headers: headers(itaKey, 'log-trace-ita'),
-        body: JSON.stringify({
-          legal_name: 'Pasticceria Roma Srl',
-          country_code: 'ITA',
-          address: { line1: 'Via del Corso 1', city: 'Roma', postal_code: '00186', country_code: 'ITA' },
-          fiscal_identities: [
-            {
-              country_code: 'ITA',
-              tax_number: '12345678901',
-              vat_number: '12345678901',
-              legal_entity_type: 'COMPANY',
-              fisconline_user: 'RSSMRA85T10A562S',
-              fisconline_password: FISCONLINE_PASSWORD,
-              fisconline_pin: FISCONLINE_PIN,
-            },
-          ],
-        }),
+        body: JSON.stringify(itaMerchantBody({ password: FISCONLINE_PASSWORD, pin: FISCONLINE_PIN })),
       });
       expect(ita.status).toBe(201);
 

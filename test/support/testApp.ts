@@ -88,6 +88,24 @@ export const deuMerchantBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** An Italian merchant whose portal secrets are the given ones (tests that look for them in logs and responses). */
+export const itaMerchantBody = (secrets: { password: string; pin: string }) => ({
+  legal_name: 'Pasticceria Roma Srl',
+  country_code: 'ITA',
+  address: { line1: 'Via del Corso 1', city: 'Roma', postal_code: '00186', country_code: 'ITA' },
+  fiscal_identities: [
+    {
+      country_code: 'ITA',
+      tax_number: '12345678901',
+      vat_number: '12345678901',
+      legal_entity_type: 'COMPANY',
+      fisconline_user: 'RSSMRA85T10A562S',
+      fisconline_password: secrets.password,
+      fisconline_pin: secrets.pin,
+    },
+  ],
+});
+
 export function json<T = any>(response: LightMyRequestResponse): T {
   return response.json() as T;
 }

@@ -17,47 +17,31 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Registers'];
   const config = { merchantScoped: true };
 
-  app.post(
-    '/registers/:id/fiscalize',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Fiscalize a register: provisions its fiscal device (German locations: a software TSE and client)',
-        headers: StyleMHeaders.merge(IdempotencyHeaders),
-        params: IdParams,
-        response: { 200: Register, ...errorResponses(400, 403, 404, 409, 422) },
+  // Fiscalize and decommission share everything but the transition they run.
+  const transition = (action: string, summary: string, run: typeof fiscalizeRegister) =>
+    app.post(
+      `/registers/:id/${action}`,
+      {
+        config,
+        schema: {
+          tags,
+          summary,
+          headers: StyleMHeaders.merge(IdempotencyHeaders),
+          params: IdParams,
+          response: { 200: Register, ...errorResponses(400, 403, 404, 409, 422) },
+        },
       },
-    },
-    (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-        registerResult(
-          await fiscalizeRegister(app.ctx, request.merchant, request.params.id, (tx, r) => persist(tx, registerResult(r, 200))),
-          200,
+      (request, reply) =>
+        runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
+          registerResult(
+            await run(app.ctx, request.merchant, request.params.id, (tx, r) => persist(tx, registerResult(r, 200))),
+            200,
+          ),
         ),
-      ),
-  );
+    );
 
-  app.post(
-    '/registers/:id/decommission',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again',
-        headers: StyleMHeaders.merge(IdempotencyHeaders),
-        params: IdParams,
-        response: { 200: Register, ...errorResponses(400, 403, 404, 409, 422) },
-      },
-    },
-    (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-        registerResult(
-          await decommissionRegister(app.ctx, request.merchant, request.params.id, (tx, r) => persist(tx, registerResult(r, 200))),
-          200,
-        ),
-      ),
-  );
+  transition('fiscalize', 'Fiscalize a register: provisions its fiscal device (German locations: a software TSE and client)', fiscalizeRegister);
+  transition('decommission', 'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again', decommissionRegister);
 
   app.put(
     '/registers/:id/simulation',

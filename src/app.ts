@@ -61,8 +61,9 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     config,
     database,
     db: database.prisma,
+    sql: database.sql,
     secrets: new SecretBox(secretsKey),
-    idempotency: new IdempotencyStore(database.prisma, { retentionHours: config.idempotencyRetentionHours }),
+    idempotency: new IdempotencyStore(database.sql, { retentionHours: config.idempotencyRetentionHours }),
     publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${config.port}`).replace(/\/$/, ''),
     urlSigner: new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32))),
   };
@@ -102,7 +103,7 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(rateLimitPlugin, { perSecond: config.rateLimitPerSecond, redisUrl: config.redisUrl });
-  await app.register(authPlugin, { db: ctx.db, serviceEnv: config.environment });
+  await app.register(authPlugin, { sql: ctx.sql, serviceEnv: config.environment });
   await app.register(nulGuardPlugin);
 
   await app.register(healthRoutes);

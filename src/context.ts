@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database, Prisma } from './db/database.js';
+import type { SqlDatabase } from './db/sql.js';
 import type { IdempotencyStore } from './http/idempotency.js';
 import type { ExportWorker } from './exports/exportWorker.js';
 import type { SecretBox } from './lib/secretBox.js';
@@ -10,6 +11,8 @@ export interface AppContext {
   config: Config;
   database: Database;
   db: Prisma;
+  /** Plain SQL on the same database, for the hot paths. */
+  sql: SqlDatabase;
   secrets: SecretBox;
   idempotency: IdempotencyStore;
   /** Absolute base for links the service hands out (receipts, downloads). */

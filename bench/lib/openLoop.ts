@@ -13,6 +13,8 @@ export interface OpenLoopResult {
   /** Flows not started because too many were already in flight (the server fell behind). */
   dropped: number;
   latencies: Record<string, number[]>;
+  /** The slowest call that started in each second of the run, in ms: shows whether the tail is steady or a stall. */
+  slowestPerSecond: number[];
   errors: Record<string, number>;
   statuses: Record<string, number>;
   achievedRate: number;
@@ -36,6 +38,7 @@ export async function runOpenLoop(
     completed: 0,
     dropped: 0,
     latencies: {},
+    slowestPerSecond: [],
     errors: {},
     statuses: {},
     achievedRate: 0,
@@ -55,9 +58,12 @@ export async function runOpenLoop(
     }
     inFlight += 1;
     result.started += 1;
+    const second = Math.floor((performance.now() - begin) / 1000);
     pending.push(
       flow(index)
         .then((outcome) => {
+          const slowest = Math.max(...outcome.calls.map((call) => call.ms));
+          result.slowestPerSecond[second] = Math.round(Math.max(result.slowestPerSecond[second] ?? 0, slowest) * 10) / 10;
           for (const call of outcome.calls) {
             (result.latencies[call.name] ??= []).push(call.ms);
             const key = `${call.name} ${call.status}`;

@@ -5,12 +5,15 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
 import { applyMigrations, type MigrationOutcome, type SqlRunner } from './migrations.js';
+import { pgliteSql, postgresSql, type SqlDatabase } from './sql.js';
 
 export type Prisma = PrismaClient;
 
 export interface Database {
   kind: 'postgres' | 'pglite';
   prisma: PrismaClient;
+  /** The same database through plain SQL, for the per-request hot paths (src/db/sql.ts). */
+  sql: SqlDatabase;
   /** Applies pending migrations (idempotent). */
   migrate(): Promise<MigrationOutcome>;
   /** Throws when the database cannot answer. */
@@ -32,13 +35,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 function openPostgres(connectionString: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000 });
+  // Idle connections are kept a minute: a new backend's first queries are slow, so churning them shows up as latency.
+  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 60_000 });
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: 'postgres',
     prisma,
+    sql: postgresSql(pool),
     async migrate() {
       const client = await pool.connect();
       try {
@@ -80,6 +85,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     prisma,
+    sql: pgliteSql(pglite),
     migrate: () => applyMigrations(pgliteRunner(pglite)),
     async ping() {
       await pglite.query('SELECT 1');

@@ -1,4 +1,4 @@
-import type { Tx } from '../modules/common/transactions.js';
+import type { SqlClient } from '../db/sql.js';
 import { FiscalDeviceError } from './deviceErrors.js';
 import type { KassenSichVDevice, TseIdentity, TseLogEntry } from './kassensichv/device.js';
 
@@ -23,7 +23,7 @@ export class SimulatedFaultsDevice implements KassenSichVDevice {
     return this.inner.identity();
   }
 
-  async startTransaction(tx: Tx, clientId: string): Promise<TseLogEntry> {
+  async startTransaction(sql: SqlClient, clientId: string): Promise<TseLogEntry> {
     if (this.mode === 'unreachable') {
       throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
     }
@@ -31,16 +31,16 @@ export class SimulatedFaultsDevice implements KassenSichVDevice {
       await new Promise((resolve) => setTimeout(resolve, HANG_MS).unref());
       throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device did not answer (sandbox simulation)');
     }
-    return this.inner.startTransaction(tx, clientId);
+    return this.inner.startTransaction(sql, clientId);
   }
 
   async finishTransaction(
-    tx: Tx,
+    sql: SqlClient,
     request: { clientId: string; transactionNumber: number; processType: string; processData: string },
   ): Promise<TseLogEntry> {
     if (this.mode === 'reject_after_start') {
       throw new FiscalDeviceError(2, 'rejected', 'The fiscal device rejected the transaction after start (sandbox simulation)');
     }
-    return this.inner.finishTransaction(tx, request);
+    return this.inner.finishTransaction(sql, request);
   }
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Prisma } from '../db/database.js';
 import type { Merchant } from '../db/generated/client.js';
+import type { SqlClient } from '../db/sql.js';
+import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../modules/merchants/merchantRows.js';
 import { environmentOfService, hashApiKey, parseApiKey, type KeyKind } from '../lib/apiKeys.js';
 import { forbidden, invalidRequest, notFound, unauthorized } from './errors.js';
 
@@ -30,7 +31,31 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
-export async function authenticate(db: Prisma, serviceEnv: 'sandbox' | 'production', header: string | undefined): Promise<Principal> {
+interface KeyRow extends Partial<MerchantRow> {
+  id: string;
+  tenant_id: string;
+  kind: string;
+  country_code: string | null;
+  organization_id: string | null;
+  revoked_at: Date | null;
+}
+
+/**
+ * The caller's key and, when the route is merchant-scoped, the merchant it
+ * names, in one round trip: this runs before every /v1 request.
+ */
+const KEY_AND_MERCHANT = `
+  SELECT k.id, k.tenant_id, k.kind, k.country_code, k.organization_id, k.revoked_at, ${MERCHANT_COLUMNS}
+    FROM api_keys k LEFT JOIN merchants m ON m.id = $2
+   WHERE k.key_hash = $1`;
+
+/** Who is calling and, when `merchantId` is given, that merchant as stored (null: none with that id). */
+export async function authenticate(
+  sql: SqlClient,
+  serviceEnv: 'sandbox' | 'production',
+  header: string | undefined,
+  merchantId: string | null = null,
+): Promise<{ principal: Principal; merchant: Merchant | null }> {
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized();
   const parsed = parseApiKey(match[1]);
@@ -38,14 +63,17 @@ export async function authenticate(db: Prisma, serviceEnv: 'sandbox' | 'producti
   if (parsed.environment !== environmentOfService(serviceEnv)) {
     throw unauthorized(`This is a ${parsed.environment === 'live' ? 'production' : 'sandbox'} key; this is the ${serviceEnv} environment`);
   }
-  const key = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(match[1]) } });
-  if (!key || key.revokedAt) throw unauthorized();
+  const [key] = await sql.query<KeyRow>(KEY_AND_MERCHANT, [hashApiKey(match[1]), merchantId]);
+  if (!key || key.revoked_at) throw unauthorized();
   return {
-    keyId: key.id,
-    tenantId: key.tenantId,
-    kind: key.kind as KeyKind,
-    countryCode: key.countryCode,
-    organizationId: key.organizationId,
+    principal: {
+      keyId: key.id,
+      tenantId: key.tenant_id,
+      kind: key.kind as KeyKind,
+      countryCode: key.country_code,
+      organizationId: key.organization_id,
+    },
+    merchant: merchantFromRow(key),
   };
 }
 
@@ -68,21 +96,14 @@ export function assertMerchantAccess(principal: Principal, merchant: Merchant | 
   return merchant;
 }
 
-export async function resolveMerchantFromHeader(db: Prisma, request: FastifyRequest): Promise<Merchant> {
+/** The merchant a Style M call names in X-Service-Merchant, or null without one. */
+function headerMerchantId(request: FastifyRequest): string | null {
   const header = request.headers['x-service-merchant'];
-  const merchantId = Array.isArray(header) ? header[0] : header;
-  if (!merchantId || !merchantId.trim()) {
-    throw invalidRequest('X-Service-Merchant header is required for merchant-scoped calls', { header: 'X-Service-Merchant' });
-  }
-  if (request.principal.kind === 'platform') {
-    throw forbidden('Platform keys act on organizations (Service-Organization), not through X-Service-Merchant');
-  }
-  const merchant = await db.merchant.findUnique({ where: { id: merchantId.trim() } });
-  return assertMerchantAccess(request.principal, merchant, merchantId.trim());
+  return (Array.isArray(header) ? header[0] : header)?.trim() || null;
 }
 
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { db: Prisma; serviceEnv: 'sandbox' | 'production' }) => {
+  async (app: FastifyInstance, options: { sql: SqlClient; serviceEnv: 'sandbox' | 'production' }) => {
     app.decorateRequest('principal', null as unknown as Principal);
     app.decorateRequest('merchant', null as unknown as Merchant);
     // onRequest, so a caller without a valid key learns nothing about body validation.
@@ -90,8 +111,18 @@ export const authPlugin = fp(
       const config = request.routeOptions.config;
       const auth = config.auth ?? (request.routeOptions.url?.startsWith('/v1/') ? 'api_key' : 'public');
       if (auth !== 'api_key') return;
-      request.principal = await authenticate(options.db, options.serviceEnv, request.headers.authorization);
-      if (config.merchantScoped) request.merchant = await resolveMerchantFromHeader(options.db, request);
+      const merchantId = config.merchantScoped ? headerMerchantId(request) : null;
+      // The key is checked first: an unknown key is 401 whatever else is wrong.
+      const { principal, merchant } = await authenticate(options.sql, options.serviceEnv, request.headers.authorization, merchantId);
+      request.principal = principal;
+      if (!config.merchantScoped) return;
+      if (!merchantId) {
+        throw invalidRequest('X-Service-Merchant header is required for merchant-scoped calls', { header: 'X-Service-Merchant' });
+      }
+      if (principal.kind === 'platform') {
+        throw forbidden('Platform keys act on organizations (Service-Organization), not through X-Service-Merchant');
+      }
+      request.merchant = assertMerchantAccess(principal, merchant, merchantId);
     });
   },
   { name: 'auth' },

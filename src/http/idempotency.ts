@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Prisma } from '../db/database.js';
 import type { Prisma as PrismaNs } from '../db/generated/client.js';
+import type { SqlClient, SqlDatabase } from '../db/sql.js';
 import { newId } from '../lib/ids.js';
 import { ApiError, conflict, invalidRequest, isRetryableStatus } from './errors.js';
 
@@ -18,7 +18,7 @@ export type Tx = PrismaNs.TransactionClient;
  * Called by a service inside its final transaction, so the stored response
  * commits (or rolls back) together with the change it describes.
  */
-export type PersistResponse = (tx: Tx, result: HttpResult) => Promise<void>;
+export type PersistResponse = (sql: SqlClient, result: HttpResult) => Promise<void>;
 
 export interface IdempotencySettings {
   retentionHours: number;
@@ -65,60 +65,69 @@ export class KeyTakenError extends Error {
  */
 export class IdempotencyStore {
   constructor(
-    readonly db: Prisma,
+    readonly sql: SqlDatabase,
     private readonly settings: IdempotencySettings,
   ) {}
 
   /** The stored response for this key, or null; 409 when the key was used with another payload. */
   async lookup(scope: KeyScope): Promise<HttpResult | null> {
-    const existing = await this.db.idempotencyKey.findUnique({
-      where: {
-        tenantId_merchantScope_endpoint_key: {
-          tenantId: scope.tenantId,
-          merchantScope: scope.merchantScope,
-          endpoint: scope.endpoint,
-          key: scope.key,
-        },
-      },
-    });
-    if (!existing || existing.expiresAt.getTime() <= Date.now()) return null;
-    if (existing.requestHash !== scope.requestHash) {
+    const [existing] = await this.sql.query<{
+      request_hash: string;
+      response_status: number;
+      response_body: unknown;
+      response_headers: Record<string, string> | null;
+    }>(
+      `SELECT request_hash, response_status, response_body, response_headers FROM idempotency_keys
+        WHERE tenant_id = $1 AND merchant_scope = $2 AND endpoint = $3 AND key = $4 AND expires_at > now()`,
+      [scope.tenantId, scope.merchantScope, scope.endpoint, scope.key],
+    );
+    if (!existing) return null;
+    if (existing.request_hash !== scope.requestHash) {
       throw conflict('idempotency_key_conflict', 'This Idempotency-Key was already used with a different request payload', {
         idempotency_key: scope.key,
       });
     }
-    return {
-      status: existing.responseStatus!,
-      body: existing.responseBody,
-      headers: (existing.responseHeaders as Record<string, string> | null) ?? {},
-    };
+    return { status: existing.response_status, body: existing.response_body, headers: existing.response_headers ?? {} };
   }
 
   /**
-   * Stores a final response (inside the request's transaction when `db` is
+   * Stores a final response (inside the request's transaction when `sql` is
    * one). Retryable responses are not stored. Throws KeyTakenError when a
    * concurrent request with the same key committed first.
    */
-  async store(db: Prisma | Tx, scope: KeyScope, result: HttpResult): Promise<void> {
+  async store(sql: SqlClient, scope: KeyScope, result: HttpResult): Promise<void> {
     if (isRetryableStatus(result.status)) return;
-    const inserted = await db.$queryRaw<{ id: string }[]>`
-      INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash,
-                                    response_status, response_body, response_headers, expires_at)
-      VALUES (${newId('idk')}, ${scope.tenantId}, ${scope.merchantScope}, ${scope.endpoint}, ${scope.key}, ${scope.requestHash},
-              ${result.status}, ${JSON.stringify(result.body ?? null)}::jsonb, ${JSON.stringify(result.headers ?? {})}::jsonb,
-              now() + make_interval(hours => ${this.settings.retentionHours}))
-      ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
-        SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
-            response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
-            created_at = now(), expires_at = EXCLUDED.expires_at
-        WHERE idempotency_keys.expires_at <= now()
-      RETURNING id`;
+    const inserted = await sql.query<{ id: string }>(
+      `INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash,
+                                     response_status, response_body, response_headers, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, now() + make_interval(hours => $10::int))
+       ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+             response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
+             created_at = now(), expires_at = EXCLUDED.expires_at
+         WHERE idempotency_keys.expires_at <= now()
+       RETURNING id`,
+      [
+        newId('idk'),
+        scope.tenantId,
+        scope.merchantScope,
+        scope.endpoint,
+        scope.key,
+        scope.requestHash,
+        result.status,
+        JSON.stringify(result.body ?? null),
+        JSON.stringify(result.headers ?? {}),
+        this.settings.retentionHours,
+      ],
+    );
     if (!inserted.length) throw new KeyTakenError();
   }
 
   /** Deletes records past their retention. */
   async sweep(): Promise<number> {
-    const { count } = await this.db.idempotencyKey.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+    const [{ count }] = await this.sql.query<{ count: number }>(
+      `WITH swept AS (DELETE FROM idempotency_keys WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS count FROM swept`,
+    );
     return count;
   }
 }
@@ -196,11 +205,11 @@ export async function runIdempotent(
   if (stored) return replay(reply, stored);
   let persisted = false;
   try {
-    const result = await execute(async (tx, response) => {
-      await store.store(tx, scope, response);
+    const result = await execute(async (sql, response) => {
+      await store.store(sql, scope, response);
       persisted = true;
     });
-    if (!persisted) await store.store(store.db, scope, result);
+    if (!persisted) await store.store(store.sql, scope, result);
     return sendResult(reply, result);
   } catch (error) {
     // A duplicate that ran concurrently may have failed only because the first
@@ -211,7 +220,7 @@ export async function runIdempotent(
     }
     if (error instanceof ApiError && error.replayable) {
       try {
-        await store.store(store.db, scope, { status: error.statusCode, body: error.toBody(), headers: error.headers });
+        await store.store(store.sql, scope, { status: error.statusCode, body: error.toBody(), headers: error.headers });
       } catch (storeError) {
         if (!(storeError instanceof KeyTakenError)) throw storeError;
         const winner = await store.lookup(scope);

@@ -345,10 +345,10 @@ describe('which responses are stored', () => {
     const store = t.app.ctx.idempotency;
     for (const status of [500, 502, 429, 412]) {
       const scope = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/test/store', key: `store-${status}`, requestHash: 'h1' };
-      await store.store(t.database.prisma, scope, { status, body: { code: 'x' } });
+      await store.store(t.database.sql, scope, { status, body: { code: 'x' } });
       expect(await keyRows(scope.key)).toHaveLength(0);
       expect(await store.lookup(scope)).toBeNull();
-      await store.store(t.database.prisma, scope, { status: 201, body: { ok: true }, headers: { etag: '"1"' } });
+      await store.store(t.database.sql, scope, { status: 201, body: { ok: true }, headers: { etag: '"1"' } });
       expect(await store.lookup(scope)).toEqual({ status: 201, body: { ok: true }, headers: { etag: '"1"' } });
     }
   });
@@ -356,9 +356,9 @@ describe('which responses are stored', () => {
   it('IdempotencyStore: a 422 result is stored and replayed; a second store of the key is refused', async () => {
     const store = t.app.ctx.idempotency;
     const scope = { tenantId: deu.tenantId, merchantScope: 'mer_x', endpoint: 'POST /v1/test/store', key: 'store-422', requestHash: 'h' };
-    await store.store(t.database.prisma, scope, { status: 422, body: { code: 'validation_error' } });
+    await store.store(t.database.sql, scope, { status: 422, body: { code: 'validation_error' } });
     expect(await store.lookup(scope)).toMatchObject({ status: 422, body: { code: 'validation_error' } });
-    await expect(store.store(t.database.prisma, scope, { status: 201, body: {} })).rejects.toBeInstanceOf(KeyTakenError);
+    await expect(store.store(t.database.sql, scope, { status: 201, body: {} })).rejects.toBeInstanceOf(KeyTakenError);
     await expect(store.lookup({ ...scope, requestHash: 'other' })).rejects.toMatchObject({ code: 'idempotency_key_conflict' });
   });
 });
@@ -387,7 +387,7 @@ describe('retention', () => {
   });
 
   it('sweep deletes expired records and keeps live ones', async () => {
-    const store = new IdempotencyStore(t.database.prisma, { retentionHours: 24 });
+    const store = new IdempotencyStore(t.database.sql, { retentionHours: 24 });
     const base = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/merchants', requestHash: 'x', responseStatus: 201, responseBody: {} };
     const expired = newId('idk');
     const live = newId('idk');

@@ -1,4 +1,4 @@
-import type { Tx } from '../../modules/common/transactions.js';
+import type { SqlClient } from '../../db/sql.js';
 import type { TseSignatureAlgorithm } from './tseKeys.js';
 
 /** One signed TR-03151 transaction log as the device reports it. */
@@ -22,16 +22,16 @@ export interface TseIdentity {
 /**
  * The KassenSichV signer adapter: what complete needs from a TSE. The software
  * TSE keeps its state in the service's database and joins the caller's
- * transaction (`tx`), so a rolled-back completion leaves no trace in it; a
- * remote TSE driver implements the same calls over the network and ignores `tx`.
+ * transaction (`sql`), so a rolled-back completion leaves no trace in it; a
+ * remote TSE driver implements the same calls over the network and ignores `sql`.
  */
 export interface KassenSichVDevice {
   identity(): TseIdentity;
   /** Phase 1: StartTransaction. */
-  startTransaction(tx: Tx, clientId: string): Promise<TseLogEntry>;
+  startTransaction(sql: SqlClient, clientId: string): Promise<TseLogEntry>;
   /** Phase 2: FinishTransaction of a started transaction with the final process data. */
   finishTransaction(
-    tx: Tx,
+    sql: SqlClient,
     request: { clientId: string; transactionNumber: number; processType: string; processData: string },
   ): Promise<TseLogEntry>;
   /**
@@ -39,7 +39,7 @@ export interface KassenSichVDevice {
    * calls (the software TSE: one counter update and one insert). Optional.
    */
   signTransaction?(
-    tx: Tx,
+    sql: SqlClient,
     request: { clientId: string; processType: string; processData: string },
   ): Promise<{ start: TseLogEntry; finish: TseLogEntry }>;
 }

@@ -1,8 +1,9 @@
 import { createPrivateKey, randomBytes, scryptSync, type KeyObject } from 'node:crypto';
 import type { TseDevice } from '../../db/generated/client.js';
+import type { SqlClient } from '../../db/sql.js';
+import type { Tx } from '../../modules/common/transactions.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secretBox.js';
-import type { Tx } from '../../modules/common/transactions.js';
 import { FiscalDeviceError } from '../deviceErrors.js';
 import type { KassenSichVDevice, TseIdentity, TseLogEntry } from './device.js';
 import { signTransactionLog, type TransactionOperationType } from './transactionLog.js';
@@ -48,6 +49,20 @@ export async function provisionSoftwareTse(
   return { device, adminPin };
 }
 
+/** What signing needs of a TSE's stored record. */
+export type TseKeyRecord = Pick<TseDevice, 'id' | 'serialNumber' | 'publicKey' | 'privateKeyEnc' | 'algorithm'>;
+
+interface Counters {
+  transaction_counter: string;
+  signature_counter: string;
+}
+
+const INSERT_TRANSACTION = `
+  INSERT INTO tse_transactions (id, tse_id, client_id, transaction_number, state,
+                                start_signature_counter, start_log_time, start_signature,
+                                finish_signature_counter, finish_log_time, finish_signature, process_type, process_data)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+
 /**
  * A software TSE after BSI TR-03151: every log is signed with ECDSA (plain
  * format); the transaction counter grows on StartTransaction and the signature
@@ -56,7 +71,7 @@ export async function provisionSoftwareTse(
  */
 export class SoftwareTse implements KassenSichVDevice {
   constructor(
-    private readonly record: TseDevice,
+    private readonly record: TseKeyRecord,
     private readonly secrets: SecretBox,
   ) {}
 
@@ -103,98 +118,83 @@ export class SoftwareTse implements KassenSichVDevice {
     return { transactionNumber, signatureCounter, logTime, signature: signed.signature.toString('base64'), processType, processData };
   }
 
-  async startTransaction(tx: Tx, clientId: string): Promise<TseLogEntry> {
-    const rows = await tx.$queryRaw<{ transaction_counter: bigint; signature_counter: bigint }[]>`
-      UPDATE tse_devices
-         SET transaction_counter = transaction_counter + 1, signature_counter = signature_counter + 1
-       WHERE id = ${this.record.id} AND status = 'active'
-      RETURNING transaction_counter, signature_counter`;
-    if (!rows.length) throw new FiscalDeviceError(1, 'inactive', 'The TSE is not active');
-    const entry = this.sign('StartTransaction', clientId, Number(rows[0].transaction_counter), Number(rows[0].signature_counter), '', '');
-    await tx.tseTransaction.create({
-      data: {
-        id: newId('ttx'),
-        tseId: this.record.id,
-        clientId,
-        transactionNumber: entry.transactionNumber,
-        state: 'started',
-        startSignatureCounter: entry.signatureCounter,
-        startLogTime: entry.logTime,
-        startSignature: entry.signature,
-      },
-    });
+  /** Advances the counters of an active device; the row stays locked until the caller's transaction ends. */
+  private async advance(sql: SqlClient, phase: 1 | 2, transactions: 0 | 1, signatures: 1 | 2): Promise<{ transaction: number; signature: number }> {
+    const [row] = await sql.query<Counters>(
+      `UPDATE tse_devices
+          SET transaction_counter = transaction_counter + $2::int, signature_counter = signature_counter + $3::int
+        WHERE id = $1 AND status = 'active'
+       RETURNING transaction_counter::text AS transaction_counter, signature_counter::text AS signature_counter`,
+      [this.record.id, transactions, signatures],
+    );
+    if (!row) throw new FiscalDeviceError(phase, 'inactive', 'The TSE is not active');
+    return { transaction: Number(row.transaction_counter), signature: Number(row.signature_counter) };
+  }
+
+  private async store(sql: SqlClient, clientId: string, start: TseLogEntry, finish: TseLogEntry | null): Promise<void> {
+    await sql.query(INSERT_TRANSACTION, [
+      newId('ttx'),
+      this.record.id,
+      clientId,
+      start.transactionNumber,
+      finish ? 'finished' : 'started',
+      start.signatureCounter,
+      start.logTime,
+      start.signature,
+      finish?.signatureCounter ?? null,
+      finish?.logTime ?? null,
+      finish?.signature ?? null,
+      finish?.processType ?? null,
+      finish?.processData ?? null,
+    ]);
+  }
+
+  async startTransaction(sql: SqlClient, clientId: string): Promise<TseLogEntry> {
+    const counters = await this.advance(sql, 1, 1, 1);
+    const entry = this.sign('StartTransaction', clientId, counters.transaction, counters.signature, '', '');
+    await this.store(sql, clientId, entry, null);
     return entry;
   }
 
   /** Start and finish in one counter update: the start log takes n-1, the finish log n. */
   async signTransaction(
-    tx: Tx,
+    sql: SqlClient,
     request: { clientId: string; processType: string; processData: string },
   ): Promise<{ start: TseLogEntry; finish: TseLogEntry }> {
-    const rows = await tx.$queryRaw<{ transaction_counter: bigint; signature_counter: bigint }[]>`
-      UPDATE tse_devices
-         SET transaction_counter = transaction_counter + 1, signature_counter = signature_counter + 2
-       WHERE id = ${this.record.id} AND status = 'active'
-      RETURNING transaction_counter, signature_counter`;
-    if (!rows.length) throw new FiscalDeviceError(1, 'inactive', 'The TSE is not active');
-    const transactionNumber = Number(rows[0].transaction_counter);
-    const finishCounter = Number(rows[0].signature_counter);
-    const start = this.sign('StartTransaction', request.clientId, transactionNumber, finishCounter - 1, '', '');
-    const finish = this.sign('FinishTransaction', request.clientId, transactionNumber, finishCounter, request.processType, request.processData);
-    await tx.tseTransaction.create({
-      data: {
-        id: newId('ttx'),
-        tseId: this.record.id,
-        clientId: request.clientId,
-        transactionNumber,
-        state: 'finished',
-        startSignatureCounter: start.signatureCounter,
-        startLogTime: start.logTime,
-        startSignature: start.signature,
-        finishSignatureCounter: finish.signatureCounter,
-        finishLogTime: finish.logTime,
-        finishSignature: finish.signature,
-        processType: finish.processType,
-        processData: finish.processData,
-      },
-    });
+    const counters = await this.advance(sql, 1, 1, 2);
+    const start = this.sign('StartTransaction', request.clientId, counters.transaction, counters.signature - 1, '', '');
+    const finish = this.sign('FinishTransaction', request.clientId, counters.transaction, counters.signature, request.processType, request.processData);
+    await this.store(sql, request.clientId, start, finish);
     return { start, finish };
   }
 
   async finishTransaction(
-    tx: Tx,
+    sql: SqlClient,
     request: { clientId: string; transactionNumber: number; processType: string; processData: string },
   ): Promise<TseLogEntry> {
-    const open = await tx.tseTransaction.findUnique({
-      where: { tseId_transactionNumber: { tseId: this.record.id, transactionNumber: request.transactionNumber } },
-    });
-    if (!open || open.state !== 'started' || open.clientId !== request.clientId) {
+    const [open] = await sql.query<{ id: string; state: string; client_id: string }>(
+      `SELECT id, state, client_id FROM tse_transactions WHERE tse_id = $1 AND transaction_number = $2`,
+      [this.record.id, request.transactionNumber],
+    );
+    if (!open || open.state !== 'started' || open.client_id !== request.clientId) {
       throw new FiscalDeviceError(2, 'rejected', `Transaction ${request.transactionNumber} is not open for this client`);
     }
-    const rows = await tx.$queryRaw<{ signature_counter: bigint }[]>`
-      UPDATE tse_devices SET signature_counter = signature_counter + 1
-       WHERE id = ${this.record.id} AND status = 'active'
-      RETURNING signature_counter`;
-    if (!rows.length) throw new FiscalDeviceError(2, 'inactive', 'The TSE is not active');
+    const counters = await this.advance(sql, 2, 0, 1);
     const entry = this.sign(
       'FinishTransaction',
       request.clientId,
       request.transactionNumber,
-      Number(rows[0].signature_counter),
+      counters.signature,
       request.processType,
       request.processData,
     );
-    await tx.tseTransaction.update({
-      where: { id: open.id },
-      data: {
-        state: 'finished',
-        finishSignatureCounter: entry.signatureCounter,
-        finishLogTime: entry.logTime,
-        finishSignature: entry.signature,
-        processType: entry.processType,
-        processData: entry.processData,
-      },
-    });
+    await sql.query(
+      `UPDATE tse_transactions
+          SET state = 'finished', finish_signature_counter = $2, finish_log_time = $3, finish_signature = $4,
+              process_type = $5, process_data = $6
+        WHERE id = $1`,
+      [open.id, entry.signatureCounter, entry.logTime, entry.signature, entry.processType, entry.processData],
+    );
     return entry;
   }
 }

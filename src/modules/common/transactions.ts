@@ -1,10 +1,12 @@
+import type { SqlClient } from '../../db/sql.js';
 import type { Tx } from '../../http/idempotency.js';
 
 /**
  * Runs inside a service's transaction right before it commits; routes use it to
- * store the idempotent response atomically with the change.
+ * store the idempotent response atomically with the change. Prisma services
+ * pass their transaction as `sqlOf(tx)`.
  */
-export type Finalize<T> = (tx: Tx, value: T) => Promise<void>;
+export type Finalize<T> = (sql: SqlClient, value: T) => Promise<void>;
 
 export type { Tx };
 

@@ -8,6 +8,7 @@ import { findRegister } from '../registers/service.js';
 import { IMPLEMENTED_EXPORT_TYPES } from './schemas.js';
 import type { z } from 'zod';
 import type { CreateExportBody } from './schemas.js';
+import { sqlOf } from '../../db/sql.js';
 
 /** Registers that ever signed under KassenSichV: the ones a DSFinV-K export can cover. */
 export const KASSENSICHV_STATUSES = ['fiscalized', 'decommissioned'];
@@ -42,7 +43,7 @@ export async function createExport(
         toTime: to,
       },
     });
-    await finalize?.(tx, created);
+    await finalize?.(sqlOf(tx), created);
     return created;
   });
   ctx.exportWorker?.wake();

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { toStoredAddress, type AddressValue } from '../common/schemas.js';
 import type { Finalize, Tx } from '../common/transactions.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
+import { sqlOf } from '../../db/sql.js';
 
 const DEFAULT_TIMEZONES: Record<string, string> = { DEU: 'Europe/Berlin', AUT: 'Europe/Vienna', ITA: 'Europe/Rome' };
 
@@ -29,7 +30,7 @@ export async function createLocation(
         externalId: input.external_id ?? null,
       },
     });
-    await finalize?.(tx, location);
+    await finalize?.(sqlOf(tx), location);
     return location;
   });
 }
@@ -78,7 +79,7 @@ export async function updateLocation(
         updatedAt: new Date(),
       },
     });
-    await finalize?.(tx, location);
+    await finalize?.(sqlOf(tx), location);
     return location;
   });
 }

@@ -15,6 +15,7 @@ import type { Finalize } from '../common/transactions.js';
 import type { FiscalIdentityInputValue } from './schemas.js';
 import type { z } from 'zod';
 import type { CreateMerchantBody, UpdateMerchantBody } from './schemas.js';
+import { sqlOf } from '../../db/sql.js';
 
 /** A fiscal identity as stored: Italian portal secrets sealed with the service's secrets key. */
 export type StoredFiscalIdentity = Record<string, string> & { country_code: string };
@@ -67,7 +68,7 @@ export async function createMerchant(
         fiscalIdentities: input.fiscal_identities.map((identity) => sealIdentity(ctx, identity)),
       },
     });
-    await finalize?.(tx, merchant);
+    await finalize?.(sqlOf(tx), merchant);
     return merchant;
   });
 }
@@ -119,7 +120,7 @@ export async function updateMerchant(
         updatedAt: new Date(),
       },
     });
-    await finalize?.(tx, updated);
+    await finalize?.(sqlOf(tx), updated);
     return updated;
   });
 }

@@ -1,4 +1,4 @@
-import type { Merchant, Operation, Register } from '../../db/generated/client.js';
+import { Prisma, type Merchant, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { formatAmount } from '../../domain/money.js';
 import { checkOperationTransition, type OperationStatus, type VoidReason } from '../../domain/operations/operationMachine.js';
@@ -8,11 +8,13 @@ import { KassenbelegMappingError, kassenbelegProcessData } from '../../fiscal/ka
 import { assertCurrentVersion } from '../../http/concurrency.js';
 import { conflict, notFound, unprocessable, validationError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
-import { findRegister } from '../registers/service.js';
-import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
+import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import type { Finalize } from '../common/transactions.js';
 import { issueReceipt } from '../receipts/service.js';
+import type { ReceiptPlace } from '../receipts/snapshot.js';
 import { violationError } from './createGoodsMovement.js';
-import { signProcess } from './fiscalSigning.js';
+import { signProcess, type SigningRegister } from './fiscalSigning.js';
+import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from './operationRows.js';
 import { discountsOf, lineItemsOf, type StoredPayment } from './records.js';
 import type { z } from 'zod';
 import type { CompleteOperationBody } from './schemas.js';
@@ -20,12 +22,64 @@ import type { CompleteOperationBody } from './schemas.js';
 /** Style O refunds share the table; Style M neither shows nor changes them (its Operation union has no refund). */
 export const STYLE_M_TYPES = { not: 'refund' } as const;
 
-/** Locks the operation row for the rest of the transaction. */
-async function lockOperation(tx: Tx, merchant: Merchant, id: string): Promise<Operation> {
-  await tx.$queryRaw`SELECT id FROM operations WHERE id = ${id} FOR UPDATE`;
-  const operation = await tx.operation.findFirst({ where: { id, merchantId: merchant.id, type: STYLE_M_TYPES } });
-  if (!operation) throw notFound('operation', id);
-  return operation;
+/**
+ * The operation, locked for the rest of the transaction, with what completing
+ * it needs in the same round trip: the register's fiscal state, its TSE and
+ * the location the receipt names.
+ */
+const LOCK_FOR_COMPLETION = `
+  SELECT ${OPERATION_COLUMNS},
+         r.name AS register_name, r.fiscalization_status, r.regime, r.client_id, r.device_simulation,
+         t.id AS tse_id, t.serial_number, t.public_key, t.private_key_enc, t.algorithm, t.status AS tse_status,
+         l.name AS location_name, l.address AS location_address
+    FROM operations o
+    LEFT JOIN registers r ON r.id = o.register_id
+    LEFT JOIN tse_devices t ON t.id = r.tse_id
+    LEFT JOIN locations l ON l.id = o.location_id
+   WHERE o.id = $1 AND o.merchant_id = $2 AND o.type <> 'refund'
+     FOR UPDATE OF o`;
+
+interface CompletionRow extends OperationRow {
+  register_name: string | null;
+  fiscalization_status: string | null;
+  regime: string | null;
+  client_id: string | null;
+  device_simulation: string | null;
+  tse_id: string | null;
+  serial_number: string | null;
+  public_key: string | null;
+  private_key_enc: string | null;
+  algorithm: string | null;
+  tse_status: string | null;
+  location_name: string | null;
+  location_address: Prisma.JsonValue | null;
+}
+
+function signingRegisterOf(row: CompletionRow): SigningRegister {
+  return {
+    id: row.register_id!,
+    fiscalizationStatus: row.fiscalization_status!,
+    regime: row.regime,
+    clientId: row.client_id,
+    deviceSimulation: row.device_simulation!,
+    tse: row.tse_id
+      ? {
+          id: row.tse_id,
+          serialNumber: row.serial_number!,
+          publicKey: row.public_key!,
+          privateKeyEnc: row.private_key_enc!,
+          algorithm: row.algorithm!,
+          status: row.tse_status!,
+        }
+      : null,
+  };
+}
+
+function placeOf(row: CompletionRow): ReceiptPlace {
+  return {
+    location: row.location_name === null ? null : { name: row.location_name, address: row.location_address! },
+    register: row.register_name === null ? null : { name: row.register_name },
+  };
 }
 
 function assertTransition(operation: Operation, action: 'complete' | 'void'): void {
@@ -67,8 +121,10 @@ export async function completeOperation(
   expectedVersion: number,
   finalize?: Finalize<Operation>,
 ): Promise<Operation> {
-  return ctx.db.$transaction(async (tx) => {
-    const operation = await lockOperation(tx, merchant, id);
+  return ctx.sql.transaction(async (sql) => {
+    const [row] = await sql.query<CompletionRow>(LOCK_FOR_COMPLETION, [id, merchant.id]);
+    if (!row) throw notFound('operation', id);
+    const operation = operationFromRow(row);
     assertTransition(operation, 'complete');
     assertCurrentVersion(expectedVersion, operation.resourceVersion);
     const type = operation.type as GoodsMovementType;
@@ -77,12 +133,9 @@ export async function completeOperation(
     const violations = validatePayments(type, operation.totalAmount!.toFixed(), payments, operation.currency);
     if (violations.length) throw violationError(violations);
 
-    let fiscalInformation: object | null = null;
-    let register: Register | null = null;
+    let fiscalInformation: KassenSichVFiscalRecord | null = null;
     if (operation.source === 'POS') {
       if (!operation.registerId) throw validationError('A POS operation needs a register to complete', { field: 'register_id' });
-      const signer = await findRegister(tx, merchant, operation.registerId);
-      register = signer;
       let processData: string;
       try {
         processData = kassenbelegProcessData({
@@ -97,30 +150,44 @@ export async function completeOperation(
         }
         throw error;
       }
-      const record = await signProcess(ctx, tx, signer, {
+      fiscalInformation = await signProcess(ctx, sql, signingRegisterOf(row), {
         processType: 'Kassenbeleg-V1',
         processData,
         documentNumber: String(operation.sequenceNumber),
         documentType: 'Beleg',
       });
-      fiscalInformation = { ...record };
     }
 
     const now = new Date();
-    const changes = {
+    const completed: Operation = {
+      ...operation,
       status: 'completed',
-      payments: stored as object[],
+      payments: stored as unknown as Prisma.JsonArray,
       completedAt: body.completed_at ? new Date(body.completed_at) : now,
-      fiscalInformation: fiscalInformation ?? undefined,
+      fiscalInformation: fiscalInformation as unknown as Prisma.JsonObject | null,
       resourceVersion: operation.resourceVersion + 1,
       updatedAt: now,
     };
     // The receipt is built from the completed state before it is written, so the operation is updated once.
-    const receipt = await issueReceipt(tx, merchant, { ...operation, ...changes, fiscalInformation }, now, { register });
-    const completed = await tx.operation.update({ where: { id }, data: { ...changes, receiptId: receipt.id } });
-    await finalize?.(tx, completed);
+    completed.receiptId = await issueReceipt(sql, merchant, completed, now, placeOf(row));
+    await sql.query(
+      `UPDATE operations
+          SET status = 'completed', payments = $2::jsonb, completed_at = $3, fiscal_information = $4::jsonb,
+              resource_version = $5, updated_at = $6, receipt_id = $7
+        WHERE id = $1`,
+      [
+        id,
+        JSON.stringify(stored),
+        completed.completedAt,
+        fiscalInformation && JSON.stringify(fiscalInformation),
+        completed.resourceVersion,
+        now,
+        completed.receiptId,
+      ],
+    );
+    await finalize?.(sql, completed);
     return completed;
-  }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
+  });
 }
 
 /** open -> voided; nothing was signed for an open operation, so nothing is left to cancel at the TSE. */
@@ -132,22 +199,33 @@ export async function voidOperation(
   expectedVersion: number,
   finalize?: Finalize<Operation>,
 ): Promise<Operation> {
-  return ctx.db.$transaction(async (tx) => {
-    const operation = await lockOperation(tx, merchant, id);
+  return ctx.sql.transaction(async (sql) => {
+    const [row] = await sql.query<OperationRow>(
+      `SELECT ${OPERATION_COLUMNS} FROM operations o WHERE o.id = $1 AND o.merchant_id = $2 AND o.type <> 'refund' FOR UPDATE`,
+      [id, merchant.id],
+    );
+    if (!row) throw notFound('operation', id);
+    const operation = operationFromRow(row);
     assertTransition(operation, 'void');
     assertCurrentVersion(expectedVersion, operation.resourceVersion);
-    const now = new Date();
-    const voided = await tx.operation.update({
-      where: { id },
-      data: { status: 'voided', voidReason: reason, voidedAt: now, resourceVersion: { increment: 1 }, updatedAt: now },
-    });
-    await finalize?.(tx, voided);
-    return voided;
+    const [voided] = await sql.query<OperationRow>(
+      `UPDATE operations o
+          SET status = 'voided', void_reason = $2, voided_at = $3, resource_version = resource_version + 1, updated_at = $3
+        WHERE o.id = $1
+       RETURNING ${OPERATION_COLUMNS}`,
+      [id, reason, new Date()],
+    );
+    const result = operationFromRow(voided);
+    await finalize?.(sql, result);
+    return result;
   });
 }
 
 export async function getOperation(ctx: AppContext, merchant: Merchant, id: string): Promise<Operation> {
-  const operation = await ctx.db.operation.findFirst({ where: { id, merchantId: merchant.id, type: STYLE_M_TYPES } });
-  if (!operation) throw notFound('operation', id);
-  return operation;
+  const [row] = await ctx.sql.query<OperationRow>(
+    `SELECT ${OPERATION_COLUMNS} FROM operations o WHERE o.id = $1 AND o.merchant_id = $2 AND o.type <> 'refund'`,
+    [id, merchant.id],
+  );
+  if (!row) throw notFound('operation', id);
+  return operationFromRow(row);
 }

@@ -5,10 +5,11 @@ import { validateGoodsMovement } from '../../domain/operations/goodsMovementRule
 import type { GoodsMovementInput } from '../../domain/operations/operationInput.js';
 import { checkSessionEvent } from '../../domain/sessions/sessionMachine.js';
 import type { RuleViolation } from '../../domain/violation.js';
-import { ApiError, conflict, unprocessable, validationError } from '../../http/errors.js';
+import { ApiError, conflict, notFound, unprocessable, validationError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
-import { lockRegister } from '../registers/service.js';
-import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
+import type { SqlClient } from '../../db/sql.js';
+import type { Finalize } from '../common/transactions.js';
+import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from './operationRows.js';
 import type { StoredDiscount, StoredLineItem } from './records.js';
 import type { GoodsMovementBody } from './schemas.js';
 
@@ -46,8 +47,11 @@ function storedLines(input: GoodsMovementInput): StoredLineItem[] {
   }));
 }
 
-async function assertRelatedSale(tx: Tx, merchant: Merchant, relatedId: string): Promise<void> {
-  const related = await tx.operation.findFirst({ where: { id: relatedId, merchantId: merchant.id } });
+async function assertRelatedSale(sql: SqlClient, merchant: Merchant, relatedId: string): Promise<void> {
+  const [related] = await sql.query<{ type: string; status: string }>(
+    `SELECT type, status FROM operations WHERE id = $1 AND merchant_id = $2`,
+    [relatedId, merchant.id],
+  );
   if (!related || related.type !== 'sale' || related.status !== 'completed') {
     throw validationError('related_operation_id must name a completed sale of this merchant', {
       field: 'related_operation_id',
@@ -55,6 +59,49 @@ async function assertRelatedSale(tx: Tx, merchant: Merchant, relatedId: string):
     });
   }
 }
+
+interface Placement {
+  registerId: string;
+  locationId: string;
+  sessionId: string;
+  sequenceNumber: number;
+}
+
+/**
+ * Takes the register's next sequence number; the UPDATE locks the register
+ * row, the serialization point of its sessions, so the session read after it
+ * is the current one (a sale never joins a session closed meanwhile).
+ */
+async function placeOnRegister(sql: SqlClient, merchant: Merchant, registerId: string): Promise<Placement> {
+  const [register] = await sql.query<{ id: string; location_id: string; current_session_id: string | null; sequence_number: number }>(
+    `UPDATE registers SET next_sequence_number = next_sequence_number + 1
+      WHERE id = $1 AND merchant_id = $2
+     RETURNING id, location_id, current_session_id, next_sequence_number - 1 AS sequence_number`,
+    [registerId, merchant.id],
+  );
+  if (!register) throw notFound('register', registerId);
+  const [session] = register.current_session_id
+    ? await sql.query<{ status: 'open' | 'counted' | 'closed' }>(`SELECT status FROM register_sessions WHERE id = $1`, [
+        register.current_session_id,
+      ])
+    : [];
+  const check = checkSessionEvent(session ?? null, 'goods_movement');
+  if (!check.ok) throw conflict(check.code, check.message, { register_id: register.id, alias: 'register_no_open_session' });
+  return {
+    registerId: register.id,
+    locationId: register.location_id,
+    sessionId: register.current_session_id!,
+    sequenceNumber: register.sequence_number,
+  };
+}
+
+const INSERT_OPERATION = `
+  INSERT INTO operations AS o (id, merchant_id, type, source, status, currency, register_id, location_id, session_id,
+                               sequence_number, external_id, pretax_amount, tax_amount, tip_amount, total_amount,
+                               line_items, cart_level_discounts, related_operation_id, external_related_operation, note,
+                               created_at, updated_at)
+  VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::jsonb, $17, $18::jsonb, $19, $20, $20)
+  RETURNING ${OPERATION_COLUMNS}`;
 
 /** Records a sale, return or exchange as `open` (contract 3.1); POS ones join the register's open session. */
 export async function createGoodsMovement(
@@ -66,55 +113,39 @@ export async function createGoodsMovement(
   const input = toDomainInput(body);
   const violations = validateGoodsMovement(input);
   if (violations.length) throw violationError(violations);
+  const discounts: StoredDiscount[] = (input.cart_level_discounts ?? []).map((discount) => ({
+    id: newId('dis'),
+    amount: formatAmount(discount.amount),
+    description: discount.description ?? null,
+  }));
 
-  return ctx.db.$transaction(async (tx) => {
-    if (input.related_operation_id) await assertRelatedSale(tx, merchant, input.related_operation_id);
-    let placement: { registerId: string; locationId: string; sessionId: string; sequenceNumber: number } | null = null;
-    if (input.source === 'POS') {
-      const register = await lockRegister(tx, merchant, input.register_id!);
-      const session = register.currentSessionId
-        ? await tx.registerSession.findUnique({ where: { id: register.currentSessionId } })
-        : null;
-      const check = checkSessionEvent(session ? { status: session.status as 'open' | 'counted' | 'closed' } : null, 'goods_movement');
-      if (!check.ok) throw conflict(check.code, check.message, { register_id: register.id, alias: 'register_no_open_session' });
-      await tx.register.update({ where: { id: register.id }, data: { nextSequenceNumber: { increment: 1 } } });
-      placement = {
-        registerId: register.id,
-        locationId: register.locationId,
-        sessionId: session!.id,
-        sequenceNumber: register.nextSequenceNumber,
-      };
-    }
-    const discounts: StoredDiscount[] = (input.cart_level_discounts ?? []).map((discount) => ({
-      id: newId('dis'),
-      amount: formatAmount(discount.amount),
-      description: discount.description ?? null,
-    }));
-    const operation = await tx.operation.create({
-      data: {
-        id: newId('op'),
-        merchantId: merchant.id,
-        type: input.type,
-        source: input.source,
-        status: 'open',
-        currency: input.currency,
-        registerId: placement?.registerId ?? null,
-        locationId: placement?.locationId ?? null,
-        sessionId: placement?.sessionId ?? null,
-        sequenceNumber: placement?.sequenceNumber ?? null,
-        externalId: input.external_id ?? null,
-        pretaxAmount: input.pretax_amount,
-        taxAmount: input.tax_amount,
-        tipAmount: input.tip_amount,
-        totalAmount: input.total_amount,
-        lineItems: storedLines(input) as object[],
-        cartLevelDiscounts: discounts as object[],
-        relatedOperationId: input.related_operation_id ?? null,
-        externalRelatedOperation: input.external_related_operation ? { ...input.external_related_operation } : undefined,
-        note: input.note ?? null,
-      },
-    });
-    await finalize?.(tx, operation);
+  return ctx.sql.transaction(async (sql) => {
+    if (input.related_operation_id) await assertRelatedSale(sql, merchant, input.related_operation_id);
+    const placement = input.source === 'POS' ? await placeOnRegister(sql, merchant, input.register_id!) : null;
+    const [row] = await sql.query<OperationRow>(INSERT_OPERATION, [
+      newId('op'),
+      merchant.id,
+      input.type,
+      input.source,
+      input.currency,
+      placement?.registerId ?? null,
+      placement?.locationId ?? null,
+      placement?.sessionId ?? null,
+      placement?.sequenceNumber ?? null,
+      input.external_id ?? null,
+      input.pretax_amount,
+      input.tax_amount,
+      input.tip_amount,
+      input.total_amount,
+      JSON.stringify(storedLines(input)),
+      JSON.stringify(discounts),
+      input.related_operation_id ?? null,
+      input.external_related_operation ? JSON.stringify(input.external_related_operation) : null,
+      input.note ?? null,
+      new Date(),
+    ]);
+    const operation = operationFromRow(row);
+    await finalize?.(sql, operation);
     return operation;
-  }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
+  });
 }

@@ -1,15 +1,20 @@
 import type { AppContext } from '../../context.js';
+import type { Register } from '../../db/generated/client.js';
+import type { SqlClient } from '../../db/sql.js';
 import { FiscalDeviceError, withDeviceTimeout } from '../../fiscal/deviceErrors.js';
-import type { KassenSichVDevice } from '../../fiscal/kassensichv/device.js';
+import type { KassenSichVDevice, TseLogEntry } from '../../fiscal/kassensichv/device.js';
 import { buildFiscalRecord, type KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
-import { SoftwareTse } from '../../fiscal/kassensichv/softwareTse.js';
+import { SoftwareTse, type TseKeyRecord } from '../../fiscal/kassensichv/softwareTse.js';
 import { SimulatedFaultsDevice, type DeviceSimulation } from '../../fiscal/simulatedFaults.js';
 import { validationError } from '../../http/errors.js';
-import type { RegisterWithDevice } from '../registers/presenter.js';
-import type { Tx } from '../common/transactions.js';
+
+/** What signing needs of a register: its fiscal state and its device (a RegisterWithDevice is one). */
+export type SigningRegister = Pick<Register, 'id' | 'fiscalizationStatus' | 'regime' | 'clientId' | 'deviceSimulation'> & {
+  tse: (TseKeyRecord & { status: string }) | null;
+};
 
 /** The register's signing device, or 422 when the register cannot sign (contract 7, complete preconditions). */
-export function signingDeviceFor(ctx: AppContext, register: RegisterWithDevice): { device: KassenSichVDevice; clientId: string } {
+export function signingDeviceFor(ctx: AppContext, register: SigningRegister): { device: KassenSichVDevice; clientId: string } {
   if (register.fiscalizationStatus !== 'fiscalized' || register.regime !== 'KassenSichV') {
     throw validationError('The register is not fiscalized', {
       field: 'register_id',
@@ -27,42 +32,41 @@ export function signingDeviceFor(ctx: AppContext, register: RegisterWithDevice):
   return { device, clientId: register.clientId };
 }
 
-async function startThenFinish(
+/**
+ * Phase 1 starts the transaction, phase 2 finishes it; a device that does both
+ * in one exchange (the software TSE) does so. Each call is bounded by `timeoutMs`.
+ */
+export async function runDeviceTransaction(
   device: KassenSichVDevice,
-  tx: Tx,
+  sql: SqlClient,
   clientId: string,
   process: { processType: string; processData: string },
-  timeout: number,
-) {
-  const start = await withDeviceTimeout(1, timeout, () => device.startTransaction(tx, clientId));
-  const finish = await withDeviceTimeout(2, timeout, () =>
-    device.finishTransaction(tx, {
-      clientId,
-      transactionNumber: start.transactionNumber,
-      processType: process.processType,
-      processData: process.processData,
-    }),
+  timeoutMs: number,
+): Promise<{ start: TseLogEntry; finish: TseLogEntry }> {
+  if (device.signTransaction) {
+    return withDeviceTimeout(1, timeoutMs, () => device.signTransaction!(sql, { clientId, ...process }));
+  }
+  const start = await withDeviceTimeout(1, timeoutMs, () => device.startTransaction(sql, clientId));
+  const finish = await withDeviceTimeout(2, timeoutMs, () =>
+    device.finishTransaction(sql, { clientId, transactionNumber: start.transactionNumber, ...process }),
   );
   return { start, finish };
 }
 
 /**
- * Signs one process with the register's TSE: phase 1 starts the transaction,
- * phase 2 finishes it. Each call is bounded by DEVICE_TIMEOUT_MS; a failure is
- * 422 validation_error with details.phase, and the caller's transaction rolls back.
+ * Signs one process with the register's TSE inside the caller's transaction.
+ * A device failure is 422 validation_error with details.phase, and the
+ * caller's transaction rolls back.
  */
 export async function signProcess(
   ctx: AppContext,
-  tx: Tx,
-  register: RegisterWithDevice,
+  sql: SqlClient,
+  register: SigningRegister,
   process: { processType: string; processData: string; documentNumber: string; documentType: string },
 ): Promise<KassenSichVFiscalRecord> {
   const { device, clientId } = signingDeviceFor(ctx, register);
-  const timeout = ctx.config.deviceTimeoutMs;
   try {
-    const { start, finish } = device.signTransaction
-      ? await withDeviceTimeout(1, timeout, () => device.signTransaction!(tx, { clientId, ...process }))
-      : await startThenFinish(device, tx, clientId, process, timeout);
+    const { start, finish } = await runDeviceTransaction(device, sql, clientId, process, ctx.config.deviceTimeoutMs);
     return buildFiscalRecord({
       tse: device.identity(),
       clientId,

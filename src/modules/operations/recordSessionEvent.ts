@@ -13,6 +13,7 @@ import { deviceTransactionOptions, type Finalize, type Tx } from '../common/tran
 import { signProcess } from './fiscalSigning.js';
 import { paymentsOf, sessionDetailsOf, type StoredSessionDetails } from './records.js';
 import type { SessionEventBody } from './schemas.js';
+import { sqlOf } from '../../db/sql.js';
 
 const DEFAULT_CURRENCY = 'EUR';
 
@@ -86,7 +87,7 @@ export async function recordSessionEvent(
         assertPossibleDrawer(counted, 'counted_closing_amount', 'counted_closing_amount must not be negative');
         const difference = formatAmount(cashCountDifference(counted, expected));
         if (signsFor(register)) {
-          fiscal = await signProcess(ctx, tx, register, {
+          fiscal = await signProcess(ctx, sqlOf(tx), register, {
             processType: 'SonstigerVorgang',
             processData: cashCountProcessData(counted, expected, difference, currency),
             documentNumber,
@@ -123,7 +124,7 @@ export async function recordSessionEvent(
           );
         }
         if (adjustment !== null && !toAmount(adjustment).isZero() && signsFor(register)) {
-          fiscal = await signProcess(ctx, tx, register, {
+          fiscal = await signProcess(ctx, sqlOf(tx), register, {
             processType: 'Kassenbeleg-V1',
             processData: cashTransferProcessData(adjustment, currency),
             documentNumber,
@@ -170,7 +171,7 @@ export async function recordSessionEvent(
         updatedAt: now,
       },
     });
-    await finalize?.(tx, operation);
+    await finalize?.(sqlOf(tx), operation);
     return operation;
   }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
 }

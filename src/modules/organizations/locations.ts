@@ -16,6 +16,7 @@ import {
   StyleOAddressInput,
   StyleOAddressPatch,
 } from './schemas.js';
+import { sqlOf } from '../../db/sql.js';
 
 // ---- schemas (contract 2.7) ----
 
@@ -105,7 +106,7 @@ export async function createOrganizationLocation(
         metadata: (input.metadata ?? {}) as PrismaNs.InputJsonValue,
       },
     });
-    await finalize?.(tx, location);
+    await finalize?.(sqlOf(tx), location);
     return location;
   });
 }
@@ -159,7 +160,7 @@ export async function updateOrganizationLocation(
         updatedAt: new Date(),
       },
     });
-    await finalize?.(tx, location);
+    await finalize?.(sqlOf(tx), location);
     return location;
   });
 }

@@ -1,34 +1,37 @@
-import type { Merchant, Operation, Receipt, Register } from '../../db/generated/client.js';
+import type { Merchant, Operation, Receipt } from '../../db/generated/client.js';
+import type { SqlClient } from '../../db/sql.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import type { Tx } from '../common/transactions.js';
-import { buildReceiptSnapshot, type ReceiptSnapshot } from './snapshot.js';
+import { buildReceiptSnapshot, type ReceiptPlace, type ReceiptSnapshot } from './snapshot.js';
 
-/** Issues the receipt of a completed goods movement, inside the completing transaction. */
+/** The location and register a receipt names, loaded for an operation that did not bring them. */
+export async function receiptPlaceOf(tx: Tx, operation: Operation): Promise<ReceiptPlace> {
+  const [location, register] = await Promise.all([
+    operation.locationId ? tx.location.findUnique({ where: { id: operation.locationId } }) : null,
+    operation.registerId ? tx.register.findUnique({ where: { id: operation.registerId } }) : null,
+  ]);
+  return { location, register };
+}
+
+/** Issues the receipt of a completed operation inside the completing transaction; returns its id. */
 export async function issueReceipt(
-  tx: Tx,
+  sql: SqlClient,
   merchant: Merchant,
   operation: Operation,
   issuedAt: Date,
-  known: { register?: Register | null } = {},
-): Promise<Receipt> {
-  const [location, register] = await Promise.all([
-    operation.locationId ? tx.location.findUnique({ where: { id: operation.locationId } }) : null,
-    known.register !== undefined ? known.register : operation.registerId ? tx.register.findUnique({ where: { id: operation.registerId } }) : null,
-  ]);
-  return tx.receipt.create({
-    data: {
-      id: newId('rcp'),
-      merchantId: merchant.id,
-      operationId: operation.id,
-      // The hosted link is the customer's only credential: 32 base62 characters (~190 bits).
-      publicToken: randomBase62(32),
-      status: 'available',
-      issuedAt,
-      document: { ...buildReceiptSnapshot({ operation, merchant, location, register, issuedAt }) },
-    },
-  });
+  place: ReceiptPlace,
+): Promise<string> {
+  const id = newId('rcp');
+  const document = buildReceiptSnapshot({ operation, merchant, ...place, issuedAt });
+  await sql.query(
+    `INSERT INTO receipts (id, merchant_id, operation_id, public_token, status, issued_at, document)
+     VALUES ($1, $2, $3, $4, 'available', $5, $6::jsonb)`,
+    // The hosted link is the customer's only credential: 32 base62 characters (~190 bits).
+    [id, merchant.id, operation.id, randomBase62(32), issuedAt, JSON.stringify(document)],
+  );
+  return id;
 }
 
 /**
@@ -39,12 +42,8 @@ export async function issueReceipt(
 export async function reissueReceipt(tx: Tx, merchant: Merchant, operation: Operation): Promise<Receipt | null> {
   const receipt = await tx.receipt.findUnique({ where: { operationId: operation.id } });
   if (!receipt) return null;
-  const [location, register] = await Promise.all([
-    operation.locationId ? tx.location.findUnique({ where: { id: operation.locationId } }) : null,
-    operation.registerId ? tx.register.findUnique({ where: { id: operation.registerId } }) : null,
-  ]);
   const previous = receipt.document as unknown as ReceiptSnapshot;
-  const snapshot = buildReceiptSnapshot({ operation, merchant, location, register, issuedAt: receipt.issuedAt });
+  const snapshot = buildReceiptSnapshot({ operation, merchant, ...(await receiptPlaceOf(tx, operation)), issuedAt: receipt.issuedAt });
   return tx.receipt.update({
     where: { id: receipt.id },
     data: { document: { ...snapshot, version: (previous.version ?? 1) + 1 } },

@@ -43,11 +43,17 @@ function merchantTaxId(merchant: Merchant, countryCode: string): string | null {
   return identity.vat_id ?? identity.vat_number ?? identity.tax_number ?? null;
 }
 
+/** Where an operation took place, as its receipt names it. */
+export interface ReceiptPlace {
+  location: Pick<Location, 'name' | 'address'> | null;
+  register: Pick<Register, 'name'> | null;
+}
+
 export function buildReceiptSnapshot(input: {
   operation: Operation;
   merchant: Merchant;
-  location: Location | null;
-  register: Register | null;
+  location: ReceiptPlace['location'];
+  register: ReceiptPlace['register'];
   issuedAt: Date;
 }): ReceiptSnapshot {
   const { operation, merchant, location, register } = input;

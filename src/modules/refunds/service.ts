@@ -10,12 +10,13 @@ import { conflict, notFound, unprocessable, validationError } from '../../http/e
 import { newId } from '../../lib/ids.js';
 import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
 import type { StoredLineItem, StoredPayment } from '../operations/records.js';
-import { issueReceipt } from '../receipts/service.js';
+import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';
 import type { CreateRefundInput, OrganizationLineItemView, OrganizationPaymentView } from './schemas.js';
 import { fiscalUpdate, refundProcessData, signRefund } from './signing.js';
 import { lineFigures, styleOViewOfGoodsMovement, type StyleODocument } from './styleMView.js';
+import { sqlOf } from '../../db/sql.js';
 
 const sumMinor = (values: readonly Minor[]) => values.reduce((a, b) => a + b, 0);
 const negate = (value: Minor) => (value === 0 ? 0 : -value);
@@ -340,7 +341,7 @@ export async function createRefund(
         styleOData: data as unknown as PrismaNs.InputJsonValue,
       },
     });
-    await finalize?.(tx, refund);
+    await finalize?.(sqlOf(tx), refund);
     return refund;
   });
 }
@@ -394,9 +395,9 @@ export async function completeRefund(ctx: AppContext, organization: Merchant, id
         updatedAt: now,
       },
     });
-    const receipt = await issueReceipt(tx, organization, completed, now);
-    const withReceipt = await tx.operation.update({ where: { id }, data: { receiptId: receipt.id } });
-    await finalize?.(tx, withReceipt);
+    const receiptId = await issueReceipt(sqlOf(tx), organization, completed, now, await receiptPlaceOf(tx, completed));
+    const withReceipt = await tx.operation.update({ where: { id }, data: { receiptId } });
+    await finalize?.(sqlOf(tx), withReceipt);
     return withReceipt;
   }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
 }
@@ -411,7 +412,7 @@ export async function cancelRefund(ctx: AppContext, organization: Merchant, id: 
       where: { id },
       data: { status: 'cancelled', voidedAt: now, resourceVersion: { increment: 1 }, updatedAt: now },
     });
-    await finalize?.(tx, cancelled);
+    await finalize?.(sqlOf(tx), cancelled);
     return cancelled;
   });
 }

@@ -1,9 +1,10 @@
 import { Prisma, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { FiscalDeviceError, withDeviceTimeout } from '../../fiscal/deviceErrors.js';
+import { sqlOf } from '../../db/sql.js';
+import { FiscalDeviceError } from '../../fiscal/deviceErrors.js';
 import { buildFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import { kassenbelegProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
-import { signingDeviceFor } from '../operations/fiscalSigning.js';
+import { runDeviceTransaction, signingDeviceFor } from '../operations/fiscalSigning.js';
 import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../operations/records.js';
 import type { RegisterWithDevice } from '../registers/presenter.js';
 import type { Tx } from '../common/transactions.js';
@@ -45,20 +46,10 @@ export async function signRefund(ctx: AppContext, tx: Tx, register: RegisterWith
   const { device, clientId } = signingDeviceFor(ctx, register);
   const identity = device.identity();
   const processData = refundProcessData({ lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
-  const timeout = ctx.config.deviceTimeoutMs;
   await tx.$executeRawUnsafe('SAVEPOINT refund_signing');
   try {
     const process = { processType: 'Kassenbeleg-V1', processData };
-    // A device that signs both phases in one exchange (the software TSE) does so; any other takes two calls.
-    const { start, finish } = device.signTransaction
-      ? await withDeviceTimeout(1, timeout, () => device.signTransaction!(tx, { clientId, ...process }))
-      : await (async () => {
-          const started = await withDeviceTimeout(1, timeout, () => device.startTransaction(tx, clientId));
-          const finished = await withDeviceTimeout(2, timeout, () =>
-            device.finishTransaction(tx, { clientId, transactionNumber: started.transactionNumber, ...process }),
-          );
-          return { start: started, finish: finished };
-        })();
+    const { start, finish } = await runDeviceTransaction(device, sqlOf(tx), clientId, process, ctx.config.deviceTimeoutMs);
     await tx.$executeRawUnsafe('RELEASE SAVEPOINT refund_signing');
     const record = buildFiscalRecord({
       tse: identity,

@@ -8,6 +8,7 @@ import type { AddressValue } from '../common/schemas.js';
 import type { Finalize } from '../common/transactions.js';
 import type { RegisterWithDevice } from './presenter.js';
 import { lockRegister } from './service.js';
+import { sqlOf } from '../../db/sql.js';
 
 const withDevice = { tse: true } as const;
 
@@ -59,7 +60,7 @@ export async function fiscalizeRegister(
       },
       include: withDevice,
     });
-    await finalize?.(tx, fiscalized);
+    await finalize?.(sqlOf(tx), fiscalized);
     return fiscalized;
   });
 }
@@ -97,7 +98,7 @@ export async function decommissionRegister(
       data: { fiscalizationStatus: 'decommissioned', decommissionedAt: now, resourceVersion: { increment: 1 }, updatedAt: now },
       include: withDevice,
     });
-    await finalize?.(tx, decommissioned);
+    await finalize?.(sqlOf(tx), decommissioned);
     return decommissioned;
   });
 }

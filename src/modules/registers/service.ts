@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import type { Finalize, Tx } from '../common/transactions.js';
 import type { RegisterWithDevice } from './presenter.js';
 import type { CreateRegisterBody, UpdateRegisterBody } from './schemas.js';
+import { sqlOf } from '../../db/sql.js';
 
 const withDevice = { tse: true } as const;
 
@@ -45,7 +46,7 @@ export async function createRegister(
       },
       include: withDevice,
     });
-    await finalize?.(tx, register);
+    await finalize?.(sqlOf(tx), register);
     return register;
   });
 }
@@ -80,7 +81,7 @@ export async function updateRegister(
       },
       include: withDevice,
     });
-    await finalize?.(tx, register);
+    await finalize?.(sqlOf(tx), register);
     return register;
   });
 }

@@ -1,0 +1,93 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlOf } from '../../src/db/sql.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await t.database.sql.query('CREATE TABLE sql_probe (id text PRIMARY KEY, amount numeric(20, 8), n bigint, at timestamptz, doc jsonb)');
+});
+
+afterAll(() => t.drop());
+
+const count = async () => (await t.database.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM sql_probe'))[0].n;
+
+describe('SqlDatabase (the hot paths\' plain SQL)', () => {
+  it('returns rows with parameters; jsonb parsed, timestamptz as Date, numeric and bigint as text when cast', async () => {
+    const at = new Date('2026-11-22T10:00:00.123Z');
+    await t.database.sql.query('INSERT INTO sql_probe VALUES ($1, $2, $3, $4, $5::jsonb)', ['a', '11.90', 9007199254740993n.toString(), at, JSON.stringify({ k: [1, 'x'] })]);
+    const [row] = await t.database.sql.query<{ amount: string; n: string; at: Date; doc: unknown }>(
+      'SELECT amount::text AS amount, n::text AS n, at, doc FROM sql_probe WHERE id = $1',
+      ['a'],
+    );
+    expect(row).toEqual({ amount: '11.90000000', n: '9007199254740993', at, doc: { k: [1, 'x'] } });
+  });
+
+  it('commits a transaction whose work resolves', async () => {
+    const before = await count();
+    const result = await t.database.sql.transaction(async (sql) => {
+      await sql.query("INSERT INTO sql_probe (id) VALUES ('commit-1')");
+      await sql.query("INSERT INTO sql_probe (id) VALUES ('commit-2')");
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(await count()).toBe(before + 2);
+  });
+
+  it('rolls back everything when the work throws, and the error reaches the caller', async () => {
+    const before = await count();
+    await expect(
+      t.database.sql.transaction(async (sql) => {
+        await sql.query("INSERT INTO sql_probe (id) VALUES ('rollback-1')");
+        throw new Error('rule broken');
+      }),
+    ).rejects.toThrow('rule broken');
+    // a failing statement rolls back too, and the connection is usable afterwards
+    await expect(
+      t.database.sql.transaction(async (sql) => {
+        await sql.query("INSERT INTO sql_probe (id) VALUES ('rollback-2')");
+        await sql.query("INSERT INTO sql_probe (id) VALUES ('rollback-2')");
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await count()).toBe(before);
+  });
+
+  it('sqlOf runs the same statements inside a Prisma transaction', async () => {
+    await expect(
+      t.database.prisma.$transaction(async (tx) => {
+        await sqlOf(tx).query('INSERT INTO sql_probe (id, amount) VALUES ($1, $2::numeric)', ['prisma-1', '1.5']);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await t.database.sql.query('SELECT id FROM sql_probe WHERE id = $1', ['prisma-1'])).toEqual([]);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('SqlDatabase on PostgreSQL', () => {
+  it('a transaction whose connection is terminated fails with the driver error, not an uncaught exception, and the pool recovers', async () => {
+    const admin = new pg.Client({ connectionString: t.url });
+    await admin.connect();
+    try {
+      const failure = await t.database.sql
+        .transaction(async (sql) => {
+          const [{ pid }] = await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          await sql.query("INSERT INTO sql_probe (id) VALUES ('terminated')");
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+          // the backend is gone: give the socket time to report it while the client is checked out
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await sql.query('SELECT 1');
+        })
+        .then(
+          () => null,
+          (error: Error) => error,
+        );
+      expect(failure).toBeInstanceOf(Error);
+      expect(await t.database.sql.query('SELECT id FROM sql_probe WHERE id = $1', ['terminated'])).toEqual([]);
+      expect(await t.database.sql.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await admin.end();
+    }
+  });
+});

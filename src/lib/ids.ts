@@ -2,13 +2,26 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+// Random bytes are drawn from the CSPRNG in blocks and handed out once each:
+// one call per block instead of one per id (the way crypto.randomUUID batches).
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let offset = 0;
+
+function randomByte(): number {
+  if (offset === POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    offset = 0;
+  }
+  return pool[offset++];
+}
+
 /** Random base62 text with rejection sampling, so every character is uniform. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
-    }
+    const byte = randomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 }

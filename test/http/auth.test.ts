@@ -284,6 +284,12 @@ describe('400 invalid_request: merchant-scoped calls need X-Service-Merchant', (
     expect(JSON.stringify(body.details)).toMatch(/X-Service-Merchant/i);
   });
 
+  it('the key is checked first: an unknown key is 401 with or without the header', async () => {
+    const unknown = auth(`${deu.apiKey.slice(0, -4)}zzzz`);
+    expectError(await get('/v1/locations', unknown), 401, 'unauthorized');
+    expectError(await get('/v1/locations', { ...unknown, 'x-service-merchant': setupA.merchantId }), 401, 'unauthorized');
+  });
+
   it('a blank header counts as missing', async () => {
     expectError(await get('/v1/locations', { ...auth(deu.apiKey), 'x-service-merchant': '   ' }), 400, 'invalid_request');
   });

@@ -2,7 +2,7 @@
 // signed sales in one closing, through the real job path (queue, worker, chunk
 // storage), and reports the build time and the worker's peak memory.
 // Uses BENCH_DATABASE_URL (default: the machine's PostgreSQL), or PGlite with BENCH_EXPORT_EMBEDDED=1.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import pino from 'pino';
@@ -10,6 +10,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createDsfinvkBuilder } from '../src/exports/dsfinvkJob.js';
 import { ExportQueue } from '../src/exports/exportQueue.js';
 import { ExportWorker } from '../src/exports/exportWorker.js';
+import { writeResults } from './lib/results.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const OPERATIONS = Number(process.env.BENCH_EXPORT_OPERATIONS ?? 100_000);
@@ -87,9 +88,7 @@ try {
     peak_rss_mib_before: Math.round(rssBefore),
     peak_rss_mib: Math.round(peakRssMiB()),
   };
-  mkdirSync('bench/results', { recursive: true });
-  const file = `bench/results/export-${result.at.replace(/[:.]/g, '-')}.json`;
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const file = writeResults('export', result);
   console.log(JSON.stringify(result, null, 2));
   console.log(`wrote ${file}`);
 } finally {

@@ -7,9 +7,10 @@
 // signed complete, so 500 mutations/s is 250 sales created and completed per second.
 // Settings: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_WARMUP_S (10), BENCH_STEPS
-// ("200,300,400,500,600,700,800,900,1000"), BENCH_STEP_S (10), BENCH_REGISTERS (50).
+// ("200,300,400,500,600,700,800,900,1000"), BENCH_STEP_S (10), BENCH_REGISTERS (50),
+// BENCH_PGBENCH_S (15), BENCH_RESULTS_DIR (bench/results).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +18,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { runOpenLoop, type FlowOutcome, type OpenLoopResult } from './lib/openLoop.js';
 import { startServer } from './lib/server.js';
+import { writeResults } from './lib/results.js';
 import { summarize } from './lib/stats.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -26,6 +28,7 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
 const STEPS = (process.env.BENCH_STEPS ?? '200,300,400,500,600,700,800,900,1000').split(',').map(Number);
 const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
 const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 50);
+const PGBENCH_S = Number(process.env.BENCH_PGBENCH_S ?? 15);
 const P99_TARGET_MS = 50;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -169,7 +172,7 @@ async function main() {
     // pgbench: the same work as one completion, as plain SQL on the same server.
     const benchUrl = databaseUrl(dbName);
     execFileSync('psql', [benchUrl, '-q', '-f', 'bench/pgbench/setup.sql'], { stdio: 'ignore' });
-    const pgbenchOut = execFileSync('pgbench', ['-n', '-c', '16', '-j', '2', '-T', '15', '-f', 'bench/pgbench/completion.sql', benchUrl], {
+    const pgbenchOut = execFileSync('pgbench', ['-n', '-c', '16', '-j', '2', '-T', String(PGBENCH_S), '-f', 'bench/pgbench/completion.sql', benchUrl], {
       encoding: 'utf8',
     });
     const pgbenchTps = Number(/tps = ([\d.]+)/.exec(pgbenchOut)?.[1] ?? 0);
@@ -195,9 +198,7 @@ async function main() {
       },
       server_peak_memory_mib: server.peakMemoryMiB(),
     };
-    mkdirSync('bench/results', { recursive: true });
-    const file = `bench/results/load-${results.at.replace(/[:.]/g, '-')}.json`;
-    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    const file = writeResults('load', results);
     console.log(`\nmain run: ${main.mutations_per_s} mutations/s, p99 ${mainP99} ms, target met: ${results.main.meets_target}`);
     console.log(`highest sustainable rate: ${sustainable} mutations/s (${sustainable / 2} sales created and completed per second)`);
     console.log(

@@ -5,6 +5,7 @@ import type { SqlClient } from '../db/sql.js';
 import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../modules/merchants/merchantRows.js';
 import { environmentOfService, hashApiKey, parseApiKey, type KeyKind } from '../lib/apiKeys.js';
 import { forbidden, invalidRequest, notFound, unauthorized } from './errors.js';
+import { endpointOf, type PrefetchedRecord } from './idempotency.js';
 
 /** Who is calling: resolved from the API key on every request, never cached, so revocation is immediate. */
 export interface Principal {
@@ -38,24 +39,45 @@ interface KeyRow extends Partial<MerchantRow> {
   country_code: string | null;
   organization_id: string | null;
   revoked_at: Date | null;
+  i_request_hash: string | null;
+  i_response_status: number | null;
+  i_response_body: unknown;
+  i_response_headers: Record<string, string> | null;
 }
 
 /**
  * The caller's key and, when the route is merchant-scoped, the merchant it
- * names, in one round trip: this runs before every /v1 request.
+ * names, in one round trip: this runs before every /v1 request. A Style M
+ * mutation also reads its Idempotency-Key's stored response here, which
+ * saves the idempotency layer a second round trip (src/http/idempotency.ts).
  */
 const KEY_AND_MERCHANT = `
-  SELECT k.id, k.tenant_id, k.kind, k.country_code, k.organization_id, k.revoked_at, ${MERCHANT_COLUMNS}
-    FROM api_keys k LEFT JOIN merchants m ON m.id = $2
+  SELECT k.id, k.tenant_id, k.kind, k.country_code, k.organization_id, k.revoked_at, ${MERCHANT_COLUMNS},
+         i.request_hash AS i_request_hash, i.response_status AS i_response_status,
+         i.response_body AS i_response_body, i.response_headers AS i_response_headers
+    FROM api_keys k
+    LEFT JOIN merchants m ON m.id = $2
+    LEFT JOIN idempotency_keys i
+      ON i.tenant_id = k.tenant_id AND i.merchant_scope = $2 AND i.endpoint = $3 AND i.key = $4 AND i.expires_at > now()
    WHERE k.key_hash = $1`;
 
-/** Who is calling and, when `merchantId` is given, that merchant as stored (null: none with that id). */
+/** What a Style M mutation's Idempotency-Key will be looked up under. */
+export interface IdempotencyProbe {
+  endpoint: string;
+  key: string;
+}
+
+/**
+ * Who is calling and, when `merchantId` is given, that merchant as stored
+ * (null: none with that id) and, with a probe, the stored response of that key.
+ */
 export async function authenticate(
   sql: SqlClient,
   serviceEnv: 'sandbox' | 'production',
   header: string | undefined,
   merchantId: string | null = null,
-): Promise<{ principal: Principal; merchant: Merchant | null }> {
+  probe: IdempotencyProbe | null = null,
+): Promise<{ principal: Principal; merchant: Merchant | null; idempotencyPrefetch: PrefetchedRecord | undefined }> {
   const match = header ? BEARER.exec(header.trim()) : null;
   if (!match) throw unauthorized();
   const parsed = parseApiKey(match[1]);
@@ -63,7 +85,13 @@ export async function authenticate(
   if (parsed.environment !== environmentOfService(serviceEnv)) {
     throw unauthorized(`This is a ${parsed.environment === 'live' ? 'production' : 'sandbox'} key; this is the ${serviceEnv} environment`);
   }
-  const [key] = await sql.query<KeyRow>(KEY_AND_MERCHANT, [hashApiKey(match[1]), merchantId]);
+  const usesProbe = Boolean(merchantId && probe);
+  const [key] = await sql.query<KeyRow>(KEY_AND_MERCHANT, [
+    hashApiKey(match[1]),
+    merchantId,
+    usesProbe ? probe!.endpoint : null,
+    usesProbe ? probe!.key : null,
+  ]);
   if (!key || key.revoked_at) throw unauthorized();
   return {
     principal: {
@@ -74,6 +102,22 @@ export async function authenticate(
       organizationId: key.organization_id,
     },
     merchant: merchantFromRow(key),
+    idempotencyPrefetch: usesProbe
+      ? {
+          merchantScope: merchantId!,
+          endpoint: probe!.endpoint,
+          key: probe!.key,
+          record:
+            key.i_request_hash === null
+              ? null
+              : {
+                  request_hash: key.i_request_hash,
+                  response_status: key.i_response_status!,
+                  response_body: key.i_response_body,
+                  response_headers: key.i_response_headers,
+                },
+        }
+      : undefined,
   };
 }
 
@@ -106,15 +150,25 @@ export const authPlugin = fp(
   async (app: FastifyInstance, options: { sql: SqlClient; serviceEnv: 'sandbox' | 'production' }) => {
     app.decorateRequest('principal', null as unknown as Principal);
     app.decorateRequest('merchant', null as unknown as Merchant);
+    app.decorateRequest('idempotencyPrefetch', undefined);
     // onRequest, so a caller without a valid key learns nothing about body validation.
     app.addHook('onRequest', async (request) => {
       const config = request.routeOptions.config;
       const auth = config.auth ?? (request.routeOptions.url?.startsWith('/v1/') ? 'api_key' : 'public');
       if (auth !== 'api_key') return;
       const merchantId = config.merchantScoped ? headerMerchantId(request) : null;
+      const idempotencyKey = request.headers['idempotency-key'];
+      const probe = request.method !== 'GET' && typeof idempotencyKey === 'string' ? { endpoint: endpointOf(request), key: idempotencyKey } : null;
       // The key is checked first: an unknown key is 401 whatever else is wrong.
-      const { principal, merchant } = await authenticate(options.sql, options.serviceEnv, request.headers.authorization, merchantId);
+      const { principal, merchant, idempotencyPrefetch } = await authenticate(
+        options.sql,
+        options.serviceEnv,
+        request.headers.authorization,
+        merchantId,
+        probe,
+      );
       request.principal = principal;
+      request.idempotencyPrefetch = idempotencyPrefetch;
       if (!config.merchantScoped) return;
       if (!merchantId) {
         throw invalidRequest('X-Service-Merchant header is required for merchant-scoped calls', { header: 'X-Service-Merchant' });

@@ -32,6 +32,28 @@ export interface KeyScope {
   requestHash: string;
 }
 
+/** A stored response as the table holds it. */
+export interface StoredRecord {
+  request_hash: string;
+  response_status: number;
+  response_body: unknown;
+  response_headers: Record<string, string> | null;
+}
+
+/** The record of one key, read ahead (by the auth query) for the tenant of the request's API key. */
+export interface PrefetchedRecord {
+  merchantScope: string;
+  endpoint: string;
+  key: string;
+  record: StoredRecord | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyPrefetch?: PrefetchedRecord;
+  }
+}
+
 const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** Canonical JSON (sorted keys), so the same payload hashes the same whatever the key order. */
@@ -69,18 +91,22 @@ export class IdempotencyStore {
     private readonly settings: IdempotencySettings,
   ) {}
 
-  /** The stored response for this key, or null; 409 when the key was used with another payload. */
-  async lookup(scope: KeyScope): Promise<HttpResult | null> {
-    const [existing] = await this.sql.query<{
-      request_hash: string;
-      response_status: number;
-      response_body: unknown;
-      response_headers: Record<string, string> | null;
-    }>(
-      `SELECT request_hash, response_status, response_body, response_headers FROM idempotency_keys
-        WHERE tenant_id = $1 AND merchant_scope = $2 AND endpoint = $3 AND key = $4 AND expires_at > now()`,
-      [scope.tenantId, scope.merchantScope, scope.endpoint, scope.key],
-    );
+  /**
+   * The stored response for this key, or null; 409 when the key was used with
+   * another payload. A record the auth query already read for exactly this
+   * scope (`prefetched`) saves the round trip.
+   */
+  async lookup(scope: KeyScope, prefetched?: PrefetchedRecord): Promise<HttpResult | null> {
+    const existing =
+      prefetched && prefetched.merchantScope === scope.merchantScope && prefetched.endpoint === scope.endpoint && prefetched.key === scope.key
+        ? prefetched.record
+        : ((
+            await this.sql.query<StoredRecord>(
+              `SELECT request_hash, response_status, response_body, response_headers FROM idempotency_keys
+                WHERE tenant_id = $1 AND merchant_scope = $2 AND endpoint = $3 AND key = $4 AND expires_at > now()`,
+              [scope.tenantId, scope.merchantScope, scope.endpoint, scope.key],
+            )
+          )[0] ?? null);
     if (!existing) return null;
     if (existing.request_hash !== scope.requestHash) {
       throw conflict('idempotency_key_conflict', 'This Idempotency-Key was already used with a different request payload', {
@@ -160,7 +186,7 @@ function readKey(request: FastifyRequest, options: IdempotencyOptions): string |
  * The route pattern with its parameters filled in, so `/v1/x` and `/v1/x/` (or two
  * encodings of one id) are one endpoint.
  */
-function endpointOf(request: FastifyRequest): string {
+export function endpointOf(request: FastifyRequest): string {
   const params = (request.params ?? {}) as Record<string, string>;
   const pattern = request.routeOptions.url ?? request.url.split('?')[0];
   return `${request.method} ${pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))}`;
@@ -201,7 +227,7 @@ export async function runIdempotent(
       .update(canonicalJson({ body: request.body ?? null, if_match: ifMatch ?? null }))
       .digest('hex'),
   };
-  const stored = await store.lookup(scope);
+  const stored = await store.lookup(scope, request.idempotencyPrefetch);
   if (stored) return replay(reply, stored);
   let persisted = false;
   try {

@@ -413,3 +413,70 @@ describe('retention', () => {
     expect(json(second).id).not.toBe(first.id);
   });
 });
+
+// Style M mutations read their key's stored response in the auth query (one round trip);
+// these cases go through that prefetched record rather than the idempotency layer's own lookup.
+describe('the stored response read with the API key (merchant-scoped routes)', () => {
+  const createLocation = (apiKey: string, merchantId: string, key: string, name = 'Filiale Nord') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/locations',
+      headers: { ...auth(apiKey, merchantId), 'idempotency-key': key },
+      payload: { name, address: DEU_ADDRESS },
+    });
+
+  it('replays, conflicts on another payload, and never serves another tenant, merchant or endpoint', async () => {
+    const a = await createTenantWithKey(t.database, 'DEU');
+    const b = await createTenantWithKey(t.database, 'DEU');
+    const setupA = await createDeuSetup(t.app, a.apiKey);
+    const otherA = await createDeuSetup(t.app, a.apiKey);
+    const setupB = await createDeuSetup(t.app, b.apiKey);
+
+    const first = await createLocation(a.apiKey, setupA.merchantId, 'prefetch-1');
+    expect(first.statusCode).toBe(201);
+    const replay = await createLocation(a.apiKey, setupA.merchantId, 'prefetch-1');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(first.body);
+    expectError(await createLocation(a.apiKey, setupA.merchantId, 'prefetch-1', 'Filiale Ost'), 409, 'idempotency_key_conflict');
+
+    for (const [apiKey, merchantId] of [
+      [a.apiKey, otherA.merchantId],
+      [b.apiKey, setupB.merchantId],
+    ]) {
+      const elsewhere = await createLocation(apiKey, merchantId, 'prefetch-1');
+      expect(elsewhere.statusCode).toBe(201);
+      expect(elsewhere.headers['idempotent-replayed']).toBeUndefined();
+      expect(json(elsewhere).merchant_id).toBe(merchantId);
+    }
+    const register = await t.app.inject({
+      method: 'POST',
+      url: '/v1/registers',
+      headers: { ...auth(a.apiKey, setupA.merchantId), 'idempotency-key': 'prefetch-1' },
+      payload: { location_id: json(first).id, name: 'Kasse 9' },
+    });
+    expect(register.statusCode).toBe(201);
+    expect(register.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('an expired record is not served: the key executes again', async () => {
+    const tenant = await createTenantWithKey(t.database, 'DEU');
+    const setup = await createDeuSetup(t.app, tenant.apiKey);
+    const first = json(await createLocation(tenant.apiKey, setup.merchantId, 'prefetch-expired'));
+    await t.database.prisma.idempotencyKey.updateMany({
+      where: { key: 'prefetch-expired', tenantId: tenant.tenantId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const second = await createLocation(tenant.apiKey, setup.merchantId, 'prefetch-expired');
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(json(second).id).not.toBe(first.id);
+  });
+
+  it('a revoked key gets 401 even for a key whose response is stored', async () => {
+    const tenant = await createTenantWithKey(t.database, 'DEU');
+    const setup = await createDeuSetup(t.app, tenant.apiKey);
+    expect((await createLocation(tenant.apiKey, setup.merchantId, 'prefetch-revoked')).statusCode).toBe(201);
+    await t.database.prisma.apiKey.updateMany({ where: { tenantId: tenant.tenantId }, data: { revokedAt: new Date() } });
+    expectError(await createLocation(tenant.apiKey, setup.merchantId, 'prefetch-revoked'), 401, 'unauthorized');
+  });
+});

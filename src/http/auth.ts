@@ -51,7 +51,7 @@ interface KeyRow extends Partial<MerchantRow> {
  * mutation also reads its Idempotency-Key's stored response here, which
  * saves the idempotency layer a second round trip (src/http/idempotency.ts).
  */
-const KEY_AND_MERCHANT = `
+const KEY_MERCHANT_AND_STORED_RESPONSE = `
   SELECT k.id, k.tenant_id, k.kind, k.country_code, k.organization_id, k.revoked_at, ${MERCHANT_COLUMNS},
          i.request_hash AS i_request_hash, i.response_status AS i_response_status,
          i.response_body AS i_response_body, i.response_headers AS i_response_headers
@@ -86,7 +86,7 @@ export async function authenticate(
     throw unauthorized(`This is a ${parsed.environment === 'live' ? 'production' : 'sandbox'} key; this is the ${serviceEnv} environment`);
   }
   const usesProbe = Boolean(merchantId && probe);
-  const [key] = await sql.query<KeyRow>(KEY_AND_MERCHANT, [
+  const [key] = await sql.query<KeyRow>(KEY_MERCHANT_AND_STORED_RESPONSE, [
     hashApiKey(match[1]),
     merchantId,
     usesProbe ? probe!.endpoint : null,

@@ -1,7 +1,7 @@
 // Contract 5.7 and 8: Idempotency-Key replays, conflicts, scope (endpoint, merchant, tenant), concurrency,
 // retryable failures not stored, retention of at least 24 hours and sweeping.
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ApiError } from '../../src/http/errors.js';
 import { IdempotencyStore, KeyTakenError, runIdempotent } from '../../src/http/idempotency.js';
@@ -456,6 +456,21 @@ describe('the stored response read with the API key (merchant-scoped routes)', (
     });
     expect(register.statusCode).toBe(201);
     expect(register.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('the idempotency layer then runs no lookup of its own', async () => {
+    const tenant = await createTenantWithKey(t.database, 'DEU');
+    const setup = await createDeuSetup(t.app, tenant.apiKey);
+    const query = vi.spyOn(t.app.ctx.idempotency.sql, 'query');
+    try {
+      const first = await createLocation(tenant.apiKey, setup.merchantId, 'prefetch-used');
+      const replay = await createLocation(tenant.apiKey, setup.merchantId, 'prefetch-used');
+      expect(replay.body).toBe(first.body);
+      const lookups = query.mock.calls.filter(([text]) => /^\s*SELECT request_hash/.test(text));
+      expect(lookups).toHaveLength(0);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it('an expired record is not served: the key executes again', async () => {

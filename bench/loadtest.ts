@@ -133,6 +133,10 @@ async function main() {
       flows_dropped: result.dropped,
       achieved_flows_per_s: result.achievedRate,
       mutations_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
+      throughput: {
+        requests_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
+        signed_completions_per_s: result.achievedRate,
+      },
       latency_ms: Object.fromEntries(Object.entries(result.latencies).map(([name, samples]) => [name, summarize(samples)])),
       slowest_call_per_second_ms: result.slowestPerSecond,
       errors: result.errors,

@@ -37,6 +37,7 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
       target_mutations_per_s: 40,
       latency_ms: { create: latency, complete: latency },
       mutations_per_s: expect.any(Number),
+      throughput: { requests_per_s: expect.any(Number), signed_completions_per_s: expect.any(Number) },
       errors: {},
     });
     expect(result.main.latency_ms.complete.count).toBe(40);

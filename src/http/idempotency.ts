@@ -256,3 +256,26 @@ export async function runIdempotent(
     throw error;
   }
 }
+
+/**
+ * runIdempotent for a service that takes a finalize callback (the usual
+ * shape): the value the service finalizes is presented once, stored inside its
+ * transaction, and sent.
+ */
+export function runIdempotentService<T>(
+  store: IdempotencyStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: IdempotencyOptions,
+  present: (value: T) => HttpResult,
+  run: (finalize: (sql: SqlClient, value: T) => Promise<void>) => Promise<T>,
+): Promise<void> {
+  return runIdempotent(store, request, reply, options, async (persist) => {
+    let result: HttpResult | undefined;
+    const value = await run(async (sql, finalized) => {
+      result = present(finalized);
+      await persist(sql, result);
+    });
+    return result ?? present(value);
+  });
+}

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExportJob as ExportJobRecord } from '../../db/generated/client.js';
-import { runIdempotent, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { presentExport } from './presenter.js';
@@ -29,8 +29,8 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-        accepted(await createExport(app.ctx, request.merchant, request.body, (tx, job) => persist(tx, accepted(job)))),
+      runIdempotentService(app.ctx.idempotency, request, reply, { required: false }, accepted, (finalize) =>
+        createExport(app.ctx, request.merchant, request.body, finalize),
       ),
   );
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Location as LocationRecord } from '../../db/generated/client.js';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
-import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
 import { presentLocation } from './presenter.js';
@@ -32,11 +32,10 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-        locationResult(
-          await createLocation(app.ctx, request.merchant, request.body, (tx, l) => persist(tx, locationResult(l, 201))),
-          201,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (location: LocationRecord) => locationResult(location, 201),
+        (finalize) => createLocation(app.ctx, request.merchant, request.body, finalize),
       ),
   );
 
@@ -68,14 +67,11 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) => {
       // A malformed If-Match is answered before the key is looked at, so it is never stored under it.
       const expected = parseIfMatch(request.headers['if-match'], false);
-      return runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
-        return locationResult(
-          await updateLocation(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, l) =>
-            persist(tx, locationResult(l, 200)),
-          ),
-          200,
-        );
-      });
+      return runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (location: LocationRecord) => locationResult(location, 200),
+        (finalize) => updateLocation(app.ctx, request.merchant, request.params.id, request.body, expected, finalize),
+      );
     },
   );
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
-import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
 import { errorResponses, IdempotencyHeaders, MutationHeaders } from '../common/responses.js';
 import { presentMerchant } from './presenter.js';
@@ -29,13 +29,10 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-        merchantResult(
-          await createMerchant(app.ctx, request.principal, request.body, (tx, merchant) =>
-            persist(tx, merchantResult(merchant, 201)),
-          ),
-          201,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (merchant: MerchantRecord) => merchantResult(merchant, 201),
+        (finalize) => createMerchant(app.ctx, request.principal, request.body, finalize),
       ),
   );
 
@@ -66,12 +63,11 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) => {
       // A malformed If-Match is answered before the key is looked at, so it is never stored under it.
       const expected = parseIfMatch(request.headers['if-match'], false);
-      return runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
-        const merchant = await updateMerchant(app.ctx, request.principal, request.params.id, request.body, expected, (tx, m) =>
-          persist(tx, merchantResult(m, 200)),
-        );
-        return merchantResult(merchant, 200);
-      });
+      return runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (merchant: MerchantRecord) => merchantResult(merchant, 200),
+        (finalize) => updateMerchant(app.ctx, request.principal, request.params.id, request.body, expected, finalize),
+      );
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation as OperationRecord } from '../../db/generated/client.js';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
 import { validationError } from '../../http/errors.js';
-import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { completeOperation, getOperation, voidOperation } from './completeOperation.js';
@@ -57,14 +57,14 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) => {
-        const body = request.body;
-        const finalize = (tx: Parameters<typeof persist>[0], operation: OperationRecord) => persist(tx, operationResult(operation, 201));
-        const operation = GOODS.has(body.type)
-          ? await createGoodsMovement(app.ctx, request.merchant, body as GoodsMovementBody, finalize)
-          : await recordSessionEvent(app.ctx, request.merchant, body as SessionEventBody, finalize);
-        return operationResult(operation, 201);
-      }),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: true },
+        (operation: OperationRecord) => operationResult(operation, 201),
+        (finalize) =>
+          GOODS.has(request.body.type)
+            ? createGoodsMovement(app.ctx, request.merchant, request.body as GoodsMovementBody, finalize)
+            : recordSessionEvent(app.ctx, request.merchant, request.body as SessionEventBody, finalize),
+      ),
   );
 
   app.get(
@@ -110,13 +110,10 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: (request, reply) => {
       // Header problems are answered before the idempotency key is claimed, so they are never stored.
       const expected = parseIfMatch(request.headers['if-match'], true);
-      return runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) =>
-        operationResult(
-          await completeOperation(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, operation) =>
-            persist(tx, operationResult(operation, 200)),
-          ),
-          200,
-        ),
+      return runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: true },
+        (operation: OperationRecord) => operationResult(operation, 200),
+        (finalize) => completeOperation(app.ctx, request.merchant, request.params.id, request.body, expected, finalize),
       );
     },
   });
@@ -136,13 +133,10 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     (request, reply) => {
       const expected = parseIfMatch(request.headers['if-match'], true);
-      return runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async (persist) =>
-        operationResult(
-          await voidOperation(app.ctx, request.merchant, request.params.id, request.body.reason, expected, (tx, operation) =>
-            persist(tx, operationResult(operation, 200)),
-          ),
-          200,
-        ),
+      return runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: true },
+        (operation: OperationRecord) => operationResult(operation, 200),
+        (finalize) => voidOperation(app.ctx, request.merchant, request.params.id, request.body.reason, expected, finalize),
       );
     },
   );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Location as LocationRecord } from '../../db/generated/client.js';
-import { runIdempotent, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { Location, UpdateLocationBody } from '../locations/schemas.js';
@@ -43,11 +43,10 @@ export const organizationLocationRoutes: FastifyPluginAsyncZod = async (app) => 
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, IDEMPOTENCY, async (persist) =>
-        locationResult(
-          await createOrganizationLocation(app.ctx, request.merchant, request.body, (tx, location) => persist(tx, locationResult(location, 201))),
-          201,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        (location: LocationRecord) => locationResult(location, 201),
+        (finalize) => createOrganizationLocation(app.ctx, request.merchant, request.body, finalize),
       ),
   );
 
@@ -75,13 +74,10 @@ export const organizationLocationRoutes: FastifyPluginAsyncZod = async (app) => 
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, IDEMPOTENCY, async (persist) =>
-        locationResult(
-          await updateOrganizationLocation(app.ctx, request.merchant, request.params.id, request.body, (tx, location) =>
-            persist(tx, locationResult(location, 200)),
-          ),
-          200,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        (location: LocationRecord) => locationResult(location, 200),
+        (finalize) => updateOrganizationLocation(app.ctx, request.merchant, request.params.id, request.body, finalize),
       ),
   );
 };

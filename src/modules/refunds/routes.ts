@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation as OperationRecord } from '../../db/generated/client.js';
-import { runIdempotent, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { CompleteOperationBody, Operation } from '../operations/schemas.js';
@@ -44,11 +44,10 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, IDEMPOTENCY, async (persist) =>
-        refundResult(
-          await createRefund(app.ctx, request.merchant, request.params.id, request.body, (tx, refund) => persist(tx, refundResult(refund, 201))),
-          201,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        (refund: OperationRecord) => refundResult(refund, 201),
+        (finalize) => createRefund(app.ctx, request.merchant, request.params.id, request.body, finalize),
       ),
   );
 
@@ -106,11 +105,10 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, IDEMPOTENCY, async (persist) =>
-        refundResult(
-          await completeRefund(app.ctx, request.merchant, request.params.id, (tx, refund) => persist(tx, refundResult(refund, 200))),
-          200,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        (refund: OperationRecord) => refundResult(refund, 200),
+        (finalize) => completeRefund(app.ctx, request.merchant, request.params.id, finalize),
       ),
   );
 
@@ -129,11 +127,10 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, IDEMPOTENCY, async (persist) =>
-        refundResult(
-          await cancelRefund(app.ctx, request.merchant, request.params.id, (tx, refund) => persist(tx, refundResult(refund, 200))),
-          200,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        (refund: OperationRecord) => refundResult(refund, 200),
+        (finalize) => cancelRefund(app.ctx, request.merchant, request.params.id, finalize),
       ),
   );
 };

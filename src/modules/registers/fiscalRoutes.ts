@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEVICE_SIMULATIONS } from '../../fiscal/simulatedFaults.js';
 import { notFound } from '../../http/errors.js';
-import { runIdempotent } from '../../http/idempotency.js';
+import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { decommissionRegister, fiscalizeRegister, setDeviceSimulation } from './fiscalization.js';
+import type { RegisterWithDevice } from './presenter.js';
 import { registerResult } from './routes.js';
 import { Register } from './schemas.js';
 
@@ -32,11 +33,10 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       (request, reply) =>
-        runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-          registerResult(
-            await run(app.ctx, request.merchant, request.params.id, (tx, r) => persist(tx, registerResult(r, 200))),
-            200,
-          ),
+        runIdempotentService(
+          app.ctx.idempotency, request, reply, { required: false },
+          (register: RegisterWithDevice) => registerResult(register, 200),
+          (finalize) => run(app.ctx, request.merchant, request.params.id, finalize),
         ),
     );
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
-import { runIdempotent, sendResult, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
 import { presentRegister, type RegisterWithDevice } from './presenter.js';
@@ -31,11 +31,10 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request, reply) =>
-      runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) =>
-        registerResult(
-          await createRegister(app.ctx, request.merchant, request.body, (tx, r) => persist(tx, registerResult(r, 201))),
-          201,
-        ),
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (register: RegisterWithDevice) => registerResult(register, 201),
+        (finalize) => createRegister(app.ctx, request.merchant, request.body, finalize),
       ),
   );
 
@@ -67,14 +66,11 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) => {
       // A malformed If-Match is answered before the key is looked at, so it is never stored under it.
       const expected = parseIfMatch(request.headers['if-match'], false);
-      return runIdempotent(app.ctx.idempotency, request, reply, { required: false }, async (persist) => {
-        return registerResult(
-          await updateRegister(app.ctx, request.merchant, request.params.id, request.body, expected, (tx, r) =>
-            persist(tx, registerResult(r, 200)),
-          ),
-          200,
-        );
-      });
+      return runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (register: RegisterWithDevice) => registerResult(register, 200),
+        (finalize) => updateRegister(app.ctx, request.merchant, request.params.id, request.body, expected, finalize),
+      );
     },
   );
 

@@ -1,6 +1,6 @@
 import type { Merchant, Operation, Receipt } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { alpha2Of } from '../../domain/styleO/countries.js';
+import { presentStyleOAddress } from '../organizations/locations.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { fiscalRecordOf } from '../operations/records.js';
 import { snapshotOf } from '../receipts/presenter.js';
@@ -76,7 +76,6 @@ export async function canonicalReceipt(ctx: AppContext, organization: Merchant, 
   if (operation.note) notes.push({ type: 'note', text: operation.note });
 
   const base = ctx.publicBaseUrl;
-  const address = snapshot.issuer.address;
   return {
     object: 'receipt',
     id: receipt.id,
@@ -87,14 +86,7 @@ export async function canonicalReceipt(ctx: AppContext, organization: Merchant, 
       legal_name: snapshot.issuer.legal_name,
       trade_name: null,
       tax_id: snapshot.issuer.tax_id,
-      address: {
-        line1: address.line1,
-        line2: address.line2 ?? null,
-        city: address.city,
-        state: address.state ?? null,
-        postal_code: address.postal_code,
-        country: alpha2Of(address.country_code),
-      },
+      address: presentStyleOAddress(snapshot.issuer.address),
       location_id: snapshot.location_id,
       location_name: snapshot.issuer.location_name,
       register_id: snapshot.register_id,

@@ -54,21 +54,32 @@ export type StoredAddress = AddressValue & { state?: string | null };
 
 // ---- presenter ----
 
+/** A stored address (alpha-3 country) in the Style O shape (alpha-2 country, explicit nulls). */
+export function presentStyleOAddress(address: {
+  line1: string;
+  line2?: string | null;
+  state?: string | null;
+  city: string;
+  postal_code: string;
+  country_code: string;
+}): OrganizationLocationView['address'] {
+  return {
+    line1: address.line1,
+    line2: address.line2 ?? null,
+    city: address.city,
+    state: address.state ?? null,
+    postal_code: address.postal_code,
+    country: alpha2Of(address.country_code),
+  };
+}
+
 export function presentOrganizationLocation(location: Location): OrganizationLocationView {
-  const address = location.address as StoredAddress;
   return {
     object: 'location',
     id: location.id,
     organization_id: location.merchantId,
     name: location.name,
-    address: {
-      line1: address.line1,
-      line2: address.line2 ?? null,
-      city: address.city,
-      state: address.state ?? null,
-      postal_code: address.postal_code,
-      country: alpha2Of(address.country_code),
-    },
+    address: presentStyleOAddress(location.address as StoredAddress),
     timezone: location.timezone,
     metadata: (location.metadata ?? {}) as Record<string, unknown>,
     created_at: location.createdAt.toISOString(),

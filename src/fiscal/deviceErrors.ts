@@ -1,3 +1,5 @@
+import { abandonable, type SqlClient } from '../db/sql.js';
+
 /**
  * A fiscal device failed. Phase 1: before the device recorded the start of the
  * transaction (unreachable, refused); phase 2: after it (rejected at finish).
@@ -13,21 +15,39 @@ export class FiscalDeviceError extends Error {
   }
 }
 
-/** Bounds every device call: a slow device cannot hold the caller (and its transaction) indefinitely. */
-export async function withDeviceTimeout<T>(phase: 1 | 2, timeoutMs: number, call: () => Promise<T>): Promise<T> {
+/**
+ * Bounds every device call: a slow device cannot hold the caller (and its
+ * transaction) indefinitely. The call gets its own view of `sql` and an abort
+ * signal; past the bound both are cut, the statement it may be running is
+ * cancelled, and only then does the caller go on (to roll back), so nothing the
+ * abandoned call does later can reach the database.
+ */
+export async function withDeviceTimeout<T>(
+  phase: 1 | 2,
+  timeoutMs: number,
+  sql: SqlClient,
+  call: (sql: SqlClient, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const scope = abandonable(sql);
+  const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new FiscalDeviceError(phase, 'timeout', `The fiscal device did not answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+  const timedOut = new Promise<{ timedOut: true }>((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
   });
-  const pending = call();
+  const pending = call(scope.sql, controller.signal);
   // A device that answers after the timeout has nobody left to tell.
   pending.catch(() => undefined);
   try {
-    return await Promise.race([pending, timeout]);
+    const outcome = await Promise.race([pending.then((value) => ({ timedOut: false as const, value })), timedOut]);
+    if (!outcome.timedOut) return outcome.value;
+  } catch (error) {
+    await scope.abandon();
+    throw error;
   } finally {
     clearTimeout(timer);
   }
+  const error = new FiscalDeviceError(phase, 'timeout', `The fiscal device did not answer within ${timeoutMs} ms`);
+  controller.abort(error);
+  await scope.abandon();
+  throw error;
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlOf } from '../../src/db/sql.js';
+import { AbandonedWorkError, abandonable, sqlOf } from '../../src/db/sql.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 let t: TestDatabase;
@@ -54,6 +54,35 @@ describe('SqlDatabase (the hot paths\' plain SQL)', () => {
     expect(await count()).toBe(before);
   });
 
+  it('refuses a statement that outlives its transaction instead of running it in autocommit', async () => {
+    let late: Promise<unknown> | undefined;
+    await expect(
+      t.database.sql.transaction(async (sql) => {
+        await sql.query("INSERT INTO sql_probe (id) VALUES ('late-0')");
+        // work the transaction stopped waiting for, which carries on afterwards
+        late = new Promise((resolve) => setTimeout(resolve, 50)).then(() => sql.query("INSERT INTO sql_probe (id) VALUES ('late-1')"));
+        late.catch(() => undefined);
+        throw new Error('gave up');
+      }),
+    ).rejects.toThrow('gave up');
+    await expect(late).rejects.toBeInstanceOf(AbandonedWorkError);
+    expect(await t.database.sql.query("SELECT id FROM sql_probe WHERE id LIKE 'late-%'")).toEqual([]);
+  });
+
+  it('abandonable: closing refuses new statements and waits for the ones sent', async () => {
+    await t.database.sql.transaction(async (sql) => {
+      const scope = abandonable(sql);
+      const sent = scope.sql.query("INSERT INTO sql_probe (id) VALUES ('scoped-1')");
+      await scope.abandon();
+      await expect(sent).resolves.toEqual([]);
+      await expect(scope.sql.query("INSERT INTO sql_probe (id) VALUES ('scoped-2')")).rejects.toBeInstanceOf(AbandonedWorkError);
+      // the transaction itself goes on
+      await sql.query("INSERT INTO sql_probe (id) VALUES ('scoped-3')");
+    });
+    const ids = await t.database.sql.query<{ id: string }>("SELECT id FROM sql_probe WHERE id LIKE 'scoped-%' ORDER BY id");
+    expect(ids.map((row) => row.id)).toEqual(['scoped-1', 'scoped-3']);
+  });
+
   it('sqlOf runs the same statements inside a Prisma transaction', async () => {
     await expect(
       t.database.prisma.$transaction(async (tx) => {
@@ -66,6 +95,33 @@ describe('SqlDatabase (the hot paths\' plain SQL)', () => {
 });
 
 describe.runIf(process.env.DATABASE_URL)('SqlDatabase on PostgreSQL', () => {
+  it('abandoning cancels a statement waiting on a lock, so the caller does not wait for the lock', async () => {
+    const locker = new pg.Client({ connectionString: t.url });
+    await locker.connect();
+    await t.database.sql.query("INSERT INTO sql_probe (id, n) VALUES ('locked', 0)");
+    try {
+      await locker.query('BEGIN');
+      await locker.query("SELECT id FROM sql_probe WHERE id = 'locked' FOR UPDATE");
+      const started = Date.now();
+      await expect(
+        t.database.sql.transaction(async (sql) => {
+          const scope = abandonable(sql);
+          const blocked = scope.sql.query("UPDATE sql_probe SET n = n + 1 WHERE id = 'locked'");
+          blocked.catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await scope.abandon();
+          await expect(blocked).rejects.toMatchObject({ code: '57014' });
+          throw new Error('timed out');
+        }),
+      ).rejects.toThrow('timed out');
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    expect(await t.database.sql.query<{ n: string }>("SELECT n::text AS n FROM sql_probe WHERE id = 'locked'")).toEqual([{ n: '0' }]);
+  });
+
   it('a transaction whose connection is terminated fails with the driver error, not an uncaught exception, and the pool recovers', async () => {
     const admin = new pg.Client({ connectionString: t.url });
     await admin.connect();

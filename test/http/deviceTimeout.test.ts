@@ -18,7 +18,7 @@ afterAll(() => t.close());
 describe('a hanging fiscal device', () => {
   it('withDeviceTimeout rejects with the phase once the bound passes', async () => {
     const hanging = new Promise<never>(() => undefined);
-    await expect(withDeviceTimeout(2, 50, () => hanging)).rejects.toMatchObject({ phase: 2, reason: 'timeout' });
+    await expect(withDeviceTimeout(2, 50, t.database.sql, () => hanging)).rejects.toMatchObject({ phase: 2, reason: 'timeout' });
   });
 
   it('answers 422 phase 1 within the timeout, leaves the sale open, and releases the register', async () => {

@@ -57,11 +57,28 @@ interface Counters {
   signature_counter: string;
 }
 
+/**
+ * The log row is written only while the device row holds the counters it was signed
+ * with, which in a live transaction it does (the counter UPDATE locked it). Any other
+ * time (a statement that outlived its rollback) it writes nothing, so the log can
+ * never run ahead of the counters.
+ */
 const INSERT_TRANSACTION = `
   INSERT INTO tse_transactions (id, tse_id, client_id, transaction_number, state,
                                 start_signature_counter, start_log_time, start_signature,
                                 finish_signature_counter, finish_log_time, finish_signature, process_type, process_data)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+  SELECT $1, d.id, $3, $4::bigint, $5, $6::bigint, $7::timestamptz, $8, $9::bigint, $10::timestamptz, $11, $12, $13
+    FROM tse_devices d
+   WHERE d.id = $2 AND d.transaction_counter = $4::bigint AND d.signature_counter = $14::bigint
+  RETURNING id`;
+
+const FINISH_TRANSACTION = `
+  UPDATE tse_transactions t
+     SET state = 'finished', finish_signature_counter = $2, finish_log_time = $3, finish_signature = $4,
+         process_type = $5, process_data = $6
+    FROM tse_devices d
+   WHERE t.id = $1 AND t.state = 'started' AND d.id = t.tse_id AND d.signature_counter = $2
+  RETURNING t.id`;
 
 /**
  * A software TSE after BSI TR-03151: every log is signed with ECDSA (plain
@@ -132,7 +149,8 @@ export class SoftwareTse implements KassenSichVDevice {
   }
 
   private async store(sql: SqlClient, clientId: string, start: TseLogEntry, finish: TseLogEntry | null): Promise<void> {
-    await sql.query(INSERT_TRANSACTION, [
+    const latest = finish ?? start;
+    const stored = await sql.query(INSERT_TRANSACTION, [
       newId('ttx'),
       this.record.id,
       clientId,
@@ -146,11 +164,14 @@ export class SoftwareTse implements KassenSichVDevice {
       finish?.signature ?? null,
       finish?.processType ?? null,
       finish?.processData ?? null,
+      latest.signatureCounter,
     ]);
+    if (!stored.length) throw new FiscalDeviceError(1, 'rejected', 'The TSE counters moved while the transaction was logged');
   }
 
-  async startTransaction(sql: SqlClient, clientId: string): Promise<TseLogEntry> {
+  async startTransaction(sql: SqlClient, clientId: string, signal?: AbortSignal): Promise<TseLogEntry> {
     const counters = await this.advance(sql, 1, 1, 1);
+    signal?.throwIfAborted();
     const entry = this.sign('StartTransaction', clientId, counters.transaction, counters.signature, '', '');
     await this.store(sql, clientId, entry, null);
     return entry;
@@ -160,8 +181,10 @@ export class SoftwareTse implements KassenSichVDevice {
   async signTransaction(
     sql: SqlClient,
     request: { clientId: string; processType: string; processData: string },
+    signal?: AbortSignal,
   ): Promise<{ start: TseLogEntry; finish: TseLogEntry }> {
     const counters = await this.advance(sql, 1, 1, 2);
+    signal?.throwIfAborted();
     const start = this.sign('StartTransaction', request.clientId, counters.transaction, counters.signature - 1, '', '');
     const finish = this.sign('FinishTransaction', request.clientId, counters.transaction, counters.signature, request.processType, request.processData);
     await this.store(sql, request.clientId, start, finish);
@@ -171,6 +194,7 @@ export class SoftwareTse implements KassenSichVDevice {
   async finishTransaction(
     sql: SqlClient,
     request: { clientId: string; transactionNumber: number; processType: string; processData: string },
+    signal?: AbortSignal,
   ): Promise<TseLogEntry> {
     const [open] = await sql.query<{ id: string; state: string; client_id: string }>(
       `SELECT id, state, client_id FROM tse_transactions WHERE tse_id = $1 AND transaction_number = $2`,
@@ -180,6 +204,7 @@ export class SoftwareTse implements KassenSichVDevice {
       throw new FiscalDeviceError(2, 'rejected', `Transaction ${request.transactionNumber} is not open for this client`);
     }
     const counters = await this.advance(sql, 2, 0, 1);
+    signal?.throwIfAborted();
     const entry = this.sign(
       'FinishTransaction',
       request.clientId,
@@ -188,13 +213,15 @@ export class SoftwareTse implements KassenSichVDevice {
       request.processType,
       request.processData,
     );
-    await sql.query(
-      `UPDATE tse_transactions
-          SET state = 'finished', finish_signature_counter = $2, finish_log_time = $3, finish_signature = $4,
-              process_type = $5, process_data = $6
-        WHERE id = $1`,
-      [open.id, entry.signatureCounter, entry.logTime, entry.signature, entry.processType, entry.processData],
-    );
+    const finished = await sql.query(FINISH_TRANSACTION, [
+      open.id,
+      entry.signatureCounter,
+      entry.logTime,
+      entry.signature,
+      entry.processType,
+      entry.processData,
+    ]);
+    if (!finished.length) throw new FiscalDeviceError(2, 'rejected', 'The TSE counters moved while the transaction was logged');
     return entry;
   }
 }

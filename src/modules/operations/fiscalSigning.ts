@@ -44,11 +44,11 @@ export async function runDeviceTransaction(
   timeoutMs: number,
 ): Promise<{ start: TseLogEntry; finish: TseLogEntry }> {
   if (device.signTransaction) {
-    return withDeviceTimeout(1, timeoutMs, () => device.signTransaction!(sql, { clientId, ...process }));
+    return withDeviceTimeout(1, timeoutMs, sql, (call, signal) => device.signTransaction!(call, { clientId, ...process }, signal));
   }
-  const start = await withDeviceTimeout(1, timeoutMs, () => device.startTransaction(sql, clientId));
-  const finish = await withDeviceTimeout(2, timeoutMs, () =>
-    device.finishTransaction(sql, { clientId, transactionNumber: start.transactionNumber, ...process }),
+  const start = await withDeviceTimeout(1, timeoutMs, sql, (call, signal) => device.startTransaction(call, clientId, signal));
+  const finish = await withDeviceTimeout(2, timeoutMs, sql, (call, signal) =>
+    device.finishTransaction(call, { clientId, transactionNumber: start.transactionNumber, ...process }, signal),
   );
   return { start, finish };
 }

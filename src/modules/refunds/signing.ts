@@ -1,6 +1,6 @@
 import { Prisma, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { sqlOf } from '../../db/sql.js';
+import { cancellableSqlOf } from '../../db/sql.js';
 import { FiscalDeviceError } from '../../fiscal/deviceErrors.js';
 import { buildFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import { kassenbelegProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
@@ -46,10 +46,11 @@ export async function signRefund(ctx: AppContext, tx: Tx, register: RegisterWith
   const { device, clientId } = signingDeviceFor(ctx, register);
   const identity = device.identity();
   const processData = refundProcessData({ lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
+  const sql = await cancellableSqlOf(tx, ctx.sql);
   await tx.$executeRawUnsafe('SAVEPOINT refund_signing');
   try {
     const process = { processType: 'Kassenbeleg-V1', processData };
-    const { start, finish } = await runDeviceTransaction(device, sqlOf(tx), clientId, process, ctx.config.deviceTimeoutMs);
+    const { start, finish } = await runDeviceTransaction(device, sql, clientId, process, ctx.config.deviceTimeoutMs);
     await tx.$executeRawUnsafe('RELEASE SAVEPOINT refund_signing');
     const record = buildFiscalRecord({
       tse: identity,

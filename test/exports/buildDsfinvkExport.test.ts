@@ -304,12 +304,12 @@ describe('buildDsfinvkExport', () => {
     expect(sale.BON_START).toBe('2026-03-15T11:00:00+01:00');
     expect(sale.BON_ENDE).toBe('2026-03-15T11:00:30+01:00');
     expect(table('transactions_vat.csv').filter((r) => r.BON_ID === twoRates.id)).toEqual([
-      expect.objectContaining({ UST_SCHLUESSEL: '1', BON_BRUTTO: '7,00', BON_NETTO: '5,88235', BON_UST: '1,11765' }),
-      expect.objectContaining({ UST_SCHLUESSEL: '2', BON_BRUTTO: '4,28', BON_NETTO: '4,00', BON_UST: '0,28' }),
-      expect.objectContaining({ UST_SCHLUESSEL: '5', BON_BRUTTO: '1,00', BON_NETTO: '1,00', BON_UST: '0,00' }),
+      expect.objectContaining({ UST_SCHLUESSEL: '1', BON_BRUTTO: '7,00000', BON_NETTO: '5,88235', BON_UST: '1,11765' }),
+      expect.objectContaining({ UST_SCHLUESSEL: '2', BON_BRUTTO: '4,28000', BON_NETTO: '4,00000', BON_UST: '0,28000' }),
+      expect.objectContaining({ UST_SCHLUESSEL: '5', BON_BRUTTO: '1,00000', BON_NETTO: '1,00000', BON_UST: '0,00000' }),
     ]);
     const coffee = table('lines.csv').find((r) => r.BON_ID === twoRates.id && r.POS_ZEILE === '1')!;
-    expect(coffee).toMatchObject({ ARTIKELTEXT: 'Kaffee', GV_TYP: 'Umsatz', ART_NR: 'KAF', MENGE: '2,000', STK_BR: '3,50', P_STORNO: '0', AGENTUR_ID: '0' });
+    expect(coffee).toMatchObject({ ARTIKELTEXT: 'Kaffee', GV_TYP: 'Umsatz', ART_NR: 'KAF', MENGE: '2,000', STK_BR: '3,50000', P_STORNO: '0', AGENTUR_ID: '0' });
     for (const file of Object.keys(EXPECTED_HEADERS)) expect(text(file), file).not.toMatch(/\d\.\d{2}(;|\r)/);
   });
 
@@ -325,12 +325,12 @@ describe('buildDsfinvkExport', () => {
     expect(lines[3].ARTIKELTEXT).toBe('Stammkundenrabatt');
     const vat = table('lines_vat.csv').filter((r) => r.BON_ID === discounted.id);
     expect(vat.filter((r) => r.POS_ZEILE === '4').map((r) => [r.UST_SCHLUESSEL, r.POS_BRUTTO, r.POS_UST])).toEqual([
-      ['1', '-0,73', '-0,11655'],
-      ['2', '-0,36', '-0,02355'],
-      ['5', '-0,91', '0,00'],
+      ['1', '-0,73000', '-0,11655'],
+      ['2', '-0,36000', '-0,02355'],
+      ['5', '-0,91000', '0,00000'],
     ]);
-    expect(vat.filter((r) => r.POS_ZEILE === '3').map((r) => [r.UST_SCHLUESSEL, r.POS_BRUTTO, r.POS_UST])).toEqual([['5', '25,00', '0,00']]);
-    expect(vat.filter((r) => r.POS_ZEILE === '5').map((r) => [r.UST_SCHLUESSEL, r.POS_BRUTTO])).toEqual([['5', '-15,00']]);
+    expect(vat.filter((r) => r.POS_ZEILE === '3').map((r) => [r.UST_SCHLUESSEL, r.POS_BRUTTO, r.POS_UST])).toEqual([['5', '25,00000', '0,00000']]);
+    expect(vat.filter((r) => r.POS_ZEILE === '5').map((r) => [r.UST_SCHLUESSEL, r.POS_BRUTTO])).toEqual([['5', '-15,00000']]);
   });
 
   it('reports a redeemed gift card as a line, reduces the Vorgang total by it and leaves it out of the payments', () => {
@@ -359,10 +359,10 @@ describe('buildDsfinvkExport', () => {
       ['reg_B', returnB.id, '', 'Transaktion', '', '2026-03-15T22:30:00+01:00', 'reg_A', '7', twoRates.id],
     ]);
     const lines = table('lines.csv');
-    expect(lines.filter((r) => r.BON_ID === returned.id).map((r) => [r.GV_TYP, r.MENGE, r.STK_BR])).toEqual([['Umsatz', '-1,000', '4,28']]);
+    expect(lines.filter((r) => r.BON_ID === returned.id).map((r) => [r.GV_TYP, r.MENGE, r.STK_BR])).toEqual([['Umsatz', '-1,000', '4,28000']]);
     expect(table('transactions.csv').find((r) => r.BON_ID === returned.id)).toMatchObject({ BON_TYP: 'Beleg', UMS_BRUTTO: '-4,28' });
     expect(table('datapayment.csv').find((r) => r.BON_ID === returned.id)).toMatchObject({ ZAHLART_TYP: 'Bar', BASISWAEH_BETRAG: '-4,28' });
-    expect(table('lines_vat.csv').filter((r) => r.BON_ID === exchanged.id).map((r) => r.POS_BRUTTO)).toEqual(['3,50', '-4,28']);
+    expect(table('lines_vat.csv').filter((r) => r.BON_ID === exchanged.id).map((r) => r.POS_BRUTTO)).toEqual(['3,50000', '-4,28000']);
   });
 
   it('writes a voided operation as AVBelegabbruch that no closing sum counts', () => {
@@ -434,17 +434,17 @@ describe('buildDsfinvkExport', () => {
     ]);
     const cases = table('businesscases.csv').filter((r) => r.Z_KASSE_ID === 'reg_A');
     expect(cases.map((r) => [r.GV_TYP, r.UST_SCHLUESSEL, r.Z_UMS_BRUTTO])).toEqual([
-      ['Anfangsbestand', '5', '100,00'],
-      ['Umsatz', '1', '30,50'],
-      ['Umsatz', '2', '5,72'],
-      ['TrinkgeldAN', '5', '1,00'],
-      ['MehrzweckgutscheinKauf', '5', '25,00'],
-      ['Rabatt', '1', '-0,73'],
-      ['Rabatt', '2', '-0,36'],
-      ['Rabatt', '5', '-0,91'],
-      ['MehrzweckgutscheinEinloesung', '5', '-15,00'],
-      ['Geldtransit', '5', '-90,00'],
-      ['DifferenzSollIst', '5', '-0,50'],
+      ['Anfangsbestand', '5', '100,00000'],
+      ['Umsatz', '1', '30,50000'],
+      ['Umsatz', '2', '5,72000'],
+      ['TrinkgeldAN', '5', '1,00000'],
+      ['MehrzweckgutscheinKauf', '5', '25,00000'],
+      ['Rabatt', '1', '-0,73000'],
+      ['Rabatt', '2', '-0,36000'],
+      ['Rabatt', '5', '-0,91000'],
+      ['MehrzweckgutscheinEinloesung', '5', '-15,00000'],
+      ['Geldtransit', '5', '-90,00000'],
+      ['DifferenzSollIst', '5', '-0,50000'],
     ]);
     expect(table('vat.csv').map((r) => [r.Z_KASSE_ID, r.UST_SCHLUESSEL, r.UST_SATZ])).toEqual([
       ['reg_A', '1', '19,00'],

@@ -1,29 +1,40 @@
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { formatNumeric, formatRow, truncateText } from '../../src/exports/dsfinvk/csv.js';
 import { TABLES } from '../../src/exports/dsfinvk/tables.js';
 import { formatLocalTimestamp } from '../../src/exports/dsfinvk/timestamps.js';
 
 describe('formatNumeric', () => {
+  const column = (accuracy: number) => ({ name: 'BETRAG', accuracy });
+
   it.each([
     ['12.5', 2, '12,50'],
-    ['1234567.891', 2, '1234567,89'],
+    ['1234567.89', 2, '1234567,89'],
     ['-11.9', 2, '-11,90'],
-    ['0.005', 2, '0,01'],
-    ['-0.005', 2, '-0,01'],
-    ['-0.001', 2, '0,00'],
-    ['1.11764706', 5, '1,11765'],
-    ['7', 5, '7,00'],
-    ['7.123', 5, '7,123'],
+    ['1.11765', 5, '1,11765'],
+    ['7', 5, '7,00000'],
+    ['-0.1', 5, '-0,10000'],
+    ['7.123', 5, '7,12300'],
     ['2', 3, '2,000'],
-    ['0.3333', 3, '0,333'],
+    ['0.375', 3, '0,375'],
     ['42', 0, '42'],
+    ['-3', 0, '-3'],
   ])('%s at accuracy %i is %s', (value, accuracy, expected) => {
-    expect(formatNumeric(value, accuracy)).toBe(expected);
+    expect(formatNumeric(value, column(accuracy))).toBe(expected);
   });
 
-  it('takes JS numbers exactly as written', () => {
-    expect(formatNumeric(0.1 + 0.2, 3)).toBe('0,300');
-    expect(formatNumeric(17, 0)).toBe('17');
+  it('writes exactly the declared places for JS numbers and Decimals too, and zero without a sign', () => {
+    expect(formatNumeric(17, column(0))).toBe('17');
+    expect(formatNumeric(1.5, column(3))).toBe('1,500');
+    expect(formatNumeric(new Decimal('0.5'), column(5))).toBe('0,50000');
+    expect(formatNumeric(new Decimal(0).negated(), column(2))).toBe('0,00');
+  });
+
+  it('refuses a value finer than its column instead of rounding it', () => {
+    expect(() => formatNumeric('1.11764706', { name: 'POS_UST', accuracy: 5 })).toThrow(/POS_UST holds 5 decimal places, not 1\.11764706/);
+    expect(() => formatNumeric('0.005', column(2))).toThrow(RangeError);
+    expect(() => formatNumeric(0.1 + 0.2, column(3))).toThrow(RangeError);
+    expect(() => formatNumeric(2.5, column(0))).toThrow(RangeError);
   });
 });
 

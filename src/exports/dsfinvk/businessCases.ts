@@ -6,7 +6,16 @@ import { NOT_TAXABLE_KEY, vatKey, vatKeyForRate, type VatKey } from './vatKeys.j
 /**
  * How one operation becomes one DSFinV-K Vorgang (reference §6-9, contract
  * 2.5): its BON_TYP, its lines with GV_TYP and VAT split, its payments and
- * references. Pure; amounts are Decimals, rounded to the columns' accuracy.
+ * references. Pure; amounts are Decimals.
+ *
+ * Rounding: the API carries amounts to 8 places (tax amounts always), the
+ * columns hold fewer, and the CSV writer refuses a value finer than its
+ * column. So every value is rounded here, once, half away from zero, to the
+ * places of the column it is written to (reference §4): 5 for line and VAT
+ * split amounts and STK_BR, 2 for UMS_BRUTTO and payments (the amounts printed
+ * and paid, as the TSE signs them), 3 for MENGE. Nets are gross minus VAT of
+ * those rounded values, and the closing sums add them up, so nothing written
+ * is rounded twice or disagrees with its sum.
  *
  * - sale / return / exchange: `Beleg`; `Umsatz` per goods line (negative on a
  *   return), `MehrzweckgutscheinKauf` (key 5) per gift card line, one `Rabatt`
@@ -111,6 +120,8 @@ export interface ClosingContext {
 const ZERO = toAmount('0');
 const cents = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const fivePlaces = (value: Decimal) => value.toDecimalPlaces(5, Decimal.ROUND_HALF_UP);
+/** MENGE: quantities are JSON numbers of any precision. */
+const quantityPlaces = (value: Decimal) => value.toDecimalPlaces(3, Decimal.ROUND_HALF_UP);
 
 const noItem = { voucherId: null, articleNumber: null, quantity: null, unitGross: null } as const;
 
@@ -209,7 +220,7 @@ function goodsLines(op: DsfinvkOperation, redeemed: DsfinvkOperation['payments']
     grossByKey.set(vat.key, (grossByKey.get(vat.key) ?? ZERO).plus(vat.gross));
     const total = toAmount(item.totalAmount);
     // Quantity carries the sign of the amount (a return line is -1 × price), the unit price stays positive.
-    const quantity = toAmount(new Decimal(item.quantity)).abs();
+    const quantity = quantityPlaces(toAmount(new Decimal(item.quantity)).abs());
     lines.push({
       posZeile: next(),
       gvTyp: item.type === 'gift_card' ? 'MehrzweckgutscheinKauf' : 'Umsatz',
@@ -217,12 +228,12 @@ function goodsLines(op: DsfinvkOperation, redeemed: DsfinvkOperation['payments']
       voucherId: item.type === 'gift_card' ? item.giftCardId : null,
       articleNumber: item.skuIdentifier,
       quantity: total.isNegative() ? quantity.negated() : quantity,
-      unitGross: toAmount(item.unitPrice).abs(),
+      unitGross: fivePlaces(toAmount(item.unitPrice).abs()),
       vat: [vat],
     });
   }
 
-  const discounts = op.cartLevelDiscounts.map((discount) => toAmount(discount.amount));
+  const discounts = op.cartLevelDiscounts.map((discount) => fivePlaces(toAmount(discount.amount)));
   discountShares(discounts, grossByKey).forEach((shares, index) => {
     const parts = [...shares]
       .filter(([, value]) => !value.isZero())

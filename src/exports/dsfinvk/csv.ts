@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
-import { formatAmount, toAmount } from '../../domain/money.js';
-import type { ColumnSpec, ColumnOf, TableFile, TableSpec } from './tables.js';
+import { toAmount } from '../../domain/money.js';
+import type { ColumnSpec, ColumnOf, NumericColumn, TableFile, TableSpec } from './tables.js';
 
 /** CSV dialect of index.xml (reference §2): `;`, CRLF, `"` encapsulation, decimal comma, no grouping, no BOM. */
 export const COLUMN_DELIMITER = ';';
@@ -24,20 +24,25 @@ export function truncateText(text: string, max: number): string {
 }
 
 /**
- * A number in the column's accuracy: rounded half away from zero to at most
- * `accuracy` places, written with at least 2 places (3 for quantities) as the
- * reference's writer does, with a decimal comma and never as `-0`.
+ * A number as its column declares it in index.xml: exactly `accuracy` places
+ * after a decimal comma (none for an integer), no grouping, never `-0`.
+ * Strict readers reject fewer places than declared and no reader can take
+ * more, so a value finer than its column is refused rather than rounded: the
+ * mapping (businessCases.ts) rounds by its documented rules before a value
+ * gets here.
  */
-export function formatNumeric(value: string | number | Decimal, accuracy: number): string {
-  if (typeof value === 'number' && accuracy === 0 && Number.isSafeInteger(value)) return String(value);
+export function formatNumeric(value: string | number | Decimal, column: Pick<NumericColumn, 'name' | 'accuracy'>): string {
+  if (typeof value === 'number' && column.accuracy === 0 && Number.isSafeInteger(value)) return String(value);
   const amount = Decimal.isDecimal(value) ? value : toAmount(typeof value === 'number' ? new Decimal(value) : value);
-  const minPlaces = accuracy === 3 ? 3 : Math.min(2, accuracy);
-  return formatAmount(amount.toDecimalPlaces(accuracy, Decimal.ROUND_HALF_UP), minPlaces).replace('.', ',');
+  if (amount.decimalPlaces() > column.accuracy) {
+    throw new RangeError(`${column.name} holds ${column.accuracy} decimal places, not ${amount.toFixed()}`);
+  }
+  return amount.toFixed(column.accuracy).replace('.', ',');
 }
 
 function formatCell(column: ColumnSpec, value: CellValue): string {
   if (value === null || value === undefined || value === '') return '';
-  if (column.type === 'Numeric') return formatNumeric(value, column.accuracy);
+  if (column.type === 'Numeric') return formatNumeric(value, column);
   // Longer text would break the import of the column; the export keeps the first MaxLength characters (contract 2.5).
   return encodeField(truncateText(String(value), column.maxLength));
 }

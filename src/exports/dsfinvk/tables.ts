@@ -14,7 +14,7 @@ export interface NumericColumn<N extends string = string> {
   readonly name: N;
   readonly description: string;
   readonly type: 'Numeric';
-  /** 0 = integer. */
+  /** index.xml <Accuracy> and the exact number of places the CSV writer writes; 0 = integer, declared as <Numeric />. */
   readonly accuracy: number;
 }
 

@@ -5,6 +5,27 @@ export const CountryCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1
 
 export const Timestamp = z.iso.datetime({ offset: true });
 
+/**
+ * The instants a date-time input may name: every store and printer of the service
+ * (PostgreSQL, toISOString, the four-digit years of receipts and DSFinV-K) holds them.
+ */
+export const EARLIEST_INPUT_INSTANT = Date.UTC(1970, 0, 1);
+export const LATEST_INPUT_INSTANT = Date.UTC(10000, 0, 1) - 1;
+
+/** A request date-time whose instant (after its offset) lies from 1970-01-01T00:00:00Z to latest(); `window` words that range. */
+export function boundedTimestampInput(latest: () => number, window: string) {
+  return Timestamp.refine((text) => {
+    const instant = Date.parse(text);
+    return instant >= EARLIEST_INPUT_INSTANT && instant <= latest();
+  }, `must be ${window}`).describe(`Date-time with offset, ${window}`);
+}
+
+/** Every date-time input of a request, unless a field documents a narrower window. */
+export const TimestampInput = boundedTimestampInput(
+  () => LATEST_INPUT_INSTANT,
+  'from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z',
+);
+
 export const ResourceId = z.string().min(1).max(64);
 
 export const IdParams = z.strictObject({ id: ResourceId });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceId, Timestamp } from '../common/schemas.js';
+import { ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 
 /** Every export type the contract knows; only those with an exporter are built, the rest answer 501. */
 export const EXPORT_TYPES = ['dsfinvk', 'dep'] as const;
@@ -7,8 +7,8 @@ export const IMPLEMENTED_EXPORT_TYPES: ReadonlySet<string> = new Set(['dsfinvk']
 
 export const CreateExportBody = z.strictObject({
   type: z.enum(EXPORT_TYPES),
-  from: Timestamp,
-  to: Timestamp,
+  from: TimestampInput,
+  to: TimestampInput,
   register_id: ResourceId.optional(),
 });
 

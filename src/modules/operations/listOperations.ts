@@ -1,6 +1,7 @@
 import type { Merchant, Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { invalidRequest } from '../../http/errors.js';
+import { EARLIEST_INPUT_INSTANT, LATEST_INPUT_INSTANT } from '../common/schemas.js';
 import { STYLE_M_TYPES } from './completeOperation.js';
 import type { z } from 'zod';
 import type { ListOperationsQuery } from './schemas.js';
@@ -13,11 +14,26 @@ interface Cursor {
 export const encodeCursor = (operation: Operation): string =>
   Buffer.from(`${operation.createdAt.toISOString()}|${operation.id}`).toString('base64url');
 
+const ISSUED_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([A-Za-z0-9_]{1,64})$/;
+
+/**
+ * Only what encodeCursor issues is a cursor: its exact base64url text, a
+ * toISOString instant the service can store, and an id. Anything else would reach
+ * the query as a date or text the database refuses, a 500 instead of this 400.
+ */
 function decodeCursor(cursor: string): Cursor {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const date = new Date(createdAt);
-  if (!id || Number.isNaN(date.getTime())) throw invalidRequest('cursor is not a cursor this service issued', { field: 'cursor' });
-  return { createdAt: date, id };
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = ISSUED_CURSOR.exec(text);
+  const createdAt = new Date(match?.[1] ?? Number.NaN);
+  const instant = createdAt.getTime();
+  const issued =
+    match !== null &&
+    Buffer.from(text).toString('base64url') === cursor &&
+    instant >= EARLIEST_INPUT_INSTANT &&
+    instant <= LATEST_INPUT_INSTANT &&
+    createdAt.toISOString() === match[1];
+  if (!issued) throw invalidRequest('cursor is not a cursor this service issued', { field: 'cursor' });
+  return { createdAt, id: match[2] };
 }
 
 /** Newest first, keyset-paginated on (created_at, id) so pages never skip or repeat. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceId, Timestamp } from '../common/schemas.js';
+import { boundedTimestampInput, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 import { VOID_REASONS } from '../../domain/operations/operationMachine.js';
 
 /** Style M amounts are decimal strings; a JSON number is a 400 (decimal vs integer mismatch). */
@@ -121,13 +121,23 @@ export const PaymentInput = z.strictObject({
   processor: OptionalText(100),
   card_brand: OptionalText(50),
   processor_reference: OptionalText(200),
-  processed_at: Timestamp.nullable().optional(),
+  processed_at: TimestampInput.nullable().optional(),
   gift_card_id: OptionalText(200),
 });
 
+/**
+ * A POS may complete offline and send the sale later, so completed_at may lie in the past;
+ * ahead of the service's clock only by clock skew, never a post-dated sale.
+ */
+const COMPLETED_AT_MAX_AHEAD_HOURS = 24;
+const CompletedAtInput = boundedTimestampInput(
+  () => Date.now() + COMPLETED_AT_MAX_AHEAD_HOURS * 3_600_000,
+  `from 1970-01-01T00:00:00Z to ${COMPLETED_AT_MAX_AHEAD_HOURS} hours after the service's current time`,
+);
+
 export const CompleteOperationBody = z.strictObject({
   payments: z.array(PaymentInput).max(50).default([]),
-  completed_at: Timestamp.optional(),
+  completed_at: CompletedAtInput.optional(),
 });
 
 export const VoidOperationBody = z.strictObject({ reason: z.enum(VOID_REASONS) });
@@ -137,10 +147,10 @@ export const ListOperationsQuery = z.strictObject({
   session_id: ResourceId.optional(),
   type: z.enum(['sale', 'return', 'exchange', 'session_open', 'session_cash_adjustment', 'session_cash_count', 'session_close']).optional(),
   status: z.enum(['open', 'completed', 'voided']).optional(),
-  created_from: Timestamp.optional(),
-  created_to: Timestamp.optional(),
+  created_from: TimestampInput.optional(),
+  created_to: TimestampInput.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional(),
+  cursor: z.string().min(1).max(200).optional(),
 });
 
 // ---- responses ----

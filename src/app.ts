@@ -13,6 +13,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authPlugin } from './http/auth.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
+import { invalidRequest } from './http/errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { nulGuardPlugin } from './http/nulGuard.js';
 import { rateLimitPlugin } from './http/rateLimit.js';
@@ -49,6 +50,8 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: false,
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the onRequest hook answers it instead.
+    http: { requireHostHeader: false },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, constraints: { style: styleConstraint } },
@@ -80,6 +83,11 @@ export async function buildApp({ config, database, secretsKey }: AppDependencies
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    // RFC 9112 section 3.2: a server must answer an HTTP/1.1 request without Host with 400 (HTTP/1.0 needs none).
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw invalidRequest('An HTTP/1.1 request must carry a Host header', { header: 'Host' });
+    }
   });
 
   // Bodiless POSTs (fiscalize, decommission, Style O complete) may still say application/json.

@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
+import { isDatabaseUnavailable } from './databaseUnavailable.js';
 import { applyMigrations, type MigrationOutcome, type SqlRunner } from './migrations.js';
 import { pgliteSql, postgresSql, type SqlDatabase } from './sql.js';
 
@@ -52,14 +53,35 @@ function openPostgres(connectionString: string, poolSize: number): Database {
         client.release();
       }
     },
+    // Ready means this instance can serve: the database accepts a connection and answers.
+    // A pooled connection whose backend was terminated fails once and is discarded (the
+    // pool opens a new one for the next request), and a pool busy to its limit times out
+    // its checkout; neither says the database is gone, so either is settled on a new
+    // connection outside the pool. A pool this instance has closed is not ready.
     async ping() {
-      await pool.query('SELECT 1');
+      try {
+        await pool.query('SELECT 1');
+      } catch (error) {
+        if (pool.ended || !isDatabaseUnavailable(error)) throw error;
+        await pingOnNewConnection(connectionString);
+      }
     },
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+}
+
+async function pingOnNewConnection(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 function postgresRunner(client: pg.PoolClient): SqlRunner {

@@ -3,8 +3,9 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { randomBase62 } from '../lib/ids.js';
-import { ApiError, invalidRequest } from './errors.js';
+import { ApiError, invalidRequest, serviceUnavailable } from './errors.js';
 
 interface SchemaIssue {
   instancePath: string;
@@ -59,6 +60,10 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
     request.log.error({ err: error, issues: error.cause?.issues }, 'response does not match its schema');
     return new ApiError(500, 'internal_error', 'Internal server error');
   }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return serviceUnavailable('The database is temporarily unavailable; retry shortly');
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -77,8 +82,9 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
-  // Also set here: errors raised before the onRequest hooks (framework errors) carry it too.
+  // Also set here: errors raised before the onRequest hooks (framework errors) carry them too.
   reply.header('x-request-id', reply.request.id);
+  reply.header('x-content-type-options', 'nosniff');
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.statusCode).type('application/json').send(error.toBody());
 }
@@ -119,7 +125,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
     socket.write(
       `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -70,3 +70,9 @@ export const validationError = (message: string, details?: Record<string, unknow
   new ApiError(422, 'validation_error', message, details);
 export const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
   new ApiError(422, code, message, details);
+/**
+ * The database cannot be used right now. Retry-After is one second: a lost pooled
+ * connection is replaced on the next checkout, and clients have a 30 s retry budget (contract 8).
+ */
+export const serviceUnavailable = (message: string, details?: Record<string, unknown>) =>
+  new ApiError(503, 'service_unavailable', message, details, { 'retry-after': '1' });

@@ -1,6 +1,6 @@
 // Database faults (PostgreSQL): the service's connections are terminated while
 // requests run, and its database is made unreachable for a while. Requests during
-// the fault fail with the retryable error envelope and never with a wrong success
+// the fault fail with 503 service_unavailable (Retry-After) and never with a wrong success
 // (every 2xx is stored, every failed complete left its operation open), /readyz is
 // 503 while the database is unreachable, and the service recovers by itself.
 // The shared PostgreSQL server is never stopped: only this test's database is
@@ -38,11 +38,13 @@ describe.skipIf(!usesPostgres)('database faults (PostgreSQL)', () => {
       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName])
     ).rowCount ?? 0;
 
-  /** A failure during a fault: a 5xx with the envelope, retryable. */
+  /** A failure during a fault says so: 503 service_unavailable with the envelope and Retry-After, never a 500. */
   function expectRetryableFailure(response: LightMyRequestResponse, what: string) {
-    expect(response.statusCode, `${what}: ${response.body}`).toBeGreaterThanOrEqual(500);
+    expect(response.statusCode, `${what}: ${response.body}`).toBe(503);
     const body = expectEnvelope(response.statusCode, response.headers, response.body, what);
+    expect(body.code, what).toBe('service_unavailable');
     expect(body.retryable).toBe(true);
+    expect(response.headers['retry-after'], `${what} retry-after`).toBe('1');
   }
 
   const createSale = (key: string, externalId: string) =>
@@ -60,7 +62,7 @@ describe.skipIf(!usesPostgres)('database faults (PostgreSQL)', () => {
       payload: { payments: [{ payment_id: 'p', method: 'cash', amount: op.total_amount, currency: 'EUR', status: 'captured' }] },
     });
 
-  it('connections terminated under load: failures are retryable 5xx, successes are stored, retries complete everything', async () => {
+  it('connections terminated under load: failures are 503 service_unavailable, successes are stored, retries complete everything', async () => {
     const M = 40;
     const opened: { id: string; total_amount: string }[] = [];
     for (let i = 0; i < M; i++) {

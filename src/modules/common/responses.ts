@@ -13,11 +13,12 @@ const DESCRIPTIONS: Record<number, string> = {
   429: 'rate_limit_exceeded: per-key budget exceeded; honour Retry-After',
   500: 'internal_error',
   501: 'not_implemented',
+  503: 'service_unavailable: the database is temporarily unavailable; retry after Retry-After (seconds)',
 };
 
-/** Error responses for a route's OpenAPI description; 401, 429 and 500 apply to every API route. */
+/** Error responses for a route's OpenAPI description; 401, 429, 500 and 503 apply to every API route. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorEnvelope> {
-  const all = [...new Set([...statuses, 401, 429, 500])].sort();
+  const all = [...new Set([...statuses, 401, 429, 500, 503])].sort();
   return Object.fromEntries(all.map((status) => [status, ErrorEnvelope.describe(DESCRIPTIONS[status] ?? 'error')]));
 }
 

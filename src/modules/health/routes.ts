@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, ErrorEnvelope } from '../../http/errors.js';
+import { ErrorEnvelope, serviceUnavailable } from '../../http/errors.js';
 
 const Health = z.object({ status: z.string() });
 const Readiness = z.object({ status: z.literal('ready'), database: z.literal('ok') });
@@ -12,6 +12,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     status: 'ok',
   }));
 
+  // Readiness for a load balancer: the database accepts a connection and answers (Database.ping).
+  // One lost pooled connection or a busy pool does not take the instance out of rotation.
   app.get(
     '/readyz',
     { config, schema: { tags: ['Health'], summary: 'Readiness: the database answers', response: { 200: Readiness, 503: ErrorEnvelope } } },
@@ -19,7 +21,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         await app.ctx.database.ping();
       } catch {
-        throw new ApiError(503, 'service_unavailable', 'The database is not reachable', { database: 'unavailable' });
+        throw serviceUnavailable('The database is not reachable', { database: 'unavailable' });
       }
       return { status: 'ready' as const, database: 'ok' as const };
     },

@@ -18,6 +18,22 @@ function sendDocument(reply: FastifyReply, contentType: string, body: Buffer | s
 
 const TokenParams = z.strictObject({ token: z.string().min(1).max(64) });
 
+/**
+ * The customer's links carry their credential in the URL: no shared cache keeps them, no
+ * referrer leaks them, no search engine lists them (nosniff is on every response, app.ts).
+ */
+const CUSTOMER_DOCUMENT_HEADERS = {
+  'cache-control': 'private, max-age=300',
+  'referrer-policy': 'no-referrer',
+  'x-robots-tag': 'noindex',
+};
+
+/**
+ * The hosted page is self-contained (renderReceiptHtml): one inline <style>, the QR code as
+ * inline SVG, no script, image, font or form. Anything else is refused, and no site may frame it.
+ */
+const HOSTED_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 // Documents, not JSON: Fastify sends these bodies as they are, so the schemas only describe them.
 const PdfDocument = { description: 'The receipt as PDF', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } };
 const HtmlDocument = { description: 'The hosted receipt page', content: { 'text/html': { schema: z.string() } } };
@@ -69,9 +85,8 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const receipt = await getReceiptByToken(app.ctx, request.params.token);
       return sendDocument(reply as FastifyReply, 'text/html; charset=utf-8', await renderReceiptHtml(documentOf(receipt)), {
-        'cache-control': 'private, max-age=300',
-        'referrer-policy': 'no-referrer',
-        'x-robots-tag': 'noindex',
+        ...CUSTOMER_DOCUMENT_HEADERS,
+        'content-security-policy': HOSTED_PAGE_CSP,
       });
     },
   );
@@ -91,8 +106,8 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const receipt = await getReceiptByToken(app.ctx, request.params.token);
       return sendDocument(reply as FastifyReply, 'application/pdf', await renderReceiptPdf(documentOf(receipt)), {
+        ...CUSTOMER_DOCUMENT_HEADERS,
         'content-disposition': `inline; filename="receipt-${receipt.id}.pdf"`,
-        'x-robots-tag': 'noindex',
       });
     },
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkCompletionInSession,
   checkSessionEvent,
   type SessionCheck,
   type SessionCheckedEvent,
@@ -56,5 +57,20 @@ describe('checkSessionEvent', () => {
       session = { status: check.next };
     }
     expect(session).toEqual({ status: 'closed' });
+  });
+});
+
+describe('checkCompletionInSession', () => {
+  it.each([
+    ['open', 'ok'],
+    ['counted', 'session_already_counted'],
+    ['closed', 'session_invalid_state'],
+  ] as const)('an operation of a session %s -> %s', (status, expected) => {
+    const check = checkCompletionInSession(status);
+    expect(check.ok ? 'ok' : check.code).toBe(expected);
+  });
+
+  it('explains a rejection', () => {
+    expect(checkCompletionInSession('counted')).toEqual({ ok: false, code: 'session_already_counted', message: expect.stringMatching(/counted/) });
   });
 });

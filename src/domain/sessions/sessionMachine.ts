@@ -58,3 +58,30 @@ function checkOnOpenSession(event: SessionCheckedEvent): SessionCheck {
       return { ok: true, next: 'open' };
   }
 }
+
+export type CompletionCheck = { ok: true } | { ok: false; code: SessionConflictCode; message: string };
+
+/**
+ * Whether an open operation bound to a session in state `status` may be completed. The cash count
+ * fixes the drawer the session should hold and the close makes the session a cash point closing, so
+ * a completion from the count on would sign into a day already counted or exported. Voiding (or
+ * cancelling) needs no such rule: it moves no money and signs nothing.
+ */
+export function checkCompletionInSession(status: SessionStatus): CompletionCheck {
+  switch (status) {
+    case 'open':
+      return { ok: true };
+    case 'counted':
+      return {
+        ok: false,
+        code: 'session_already_counted',
+        message: "The operation's session has been counted; the operation can no longer be completed.",
+      };
+    case 'closed':
+      return {
+        ok: false,
+        code: 'session_invalid_state',
+        message: "The operation's session is closed; the operation can no longer be completed.",
+      };
+  }
+}

@@ -12,6 +12,7 @@ import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInf
 import type { Finalize } from '../common/transactions.js';
 import { issueReceipt } from '../receipts/service.js';
 import type { ReceiptPlace } from '../receipts/snapshot.js';
+import { assertCompletableInSession, lockedSessionOf } from './boundSession.js';
 import { violationError } from './createGoodsMovement.js';
 import { signProcess, type SigningRegister } from './fiscalSigning.js';
 import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from './operationRows.js';
@@ -24,20 +25,27 @@ export const STYLE_M_TYPES = { not: 'refund' } as const;
 
 /**
  * The operation, locked for the rest of the transaction, with what completing
- * it needs in the same round trip: the register's fiscal state, its TSE and
- * the location the receipt names.
+ * it needs in the same round trip: the register's fiscal state, its TSE, the
+ * location the receipt names and the session it is bound to, locked as
+ * lockedSessionOf says. The operation is locked first (the CTE runs before the
+ * lateral join that needs its row), as refund creation locks a sale before
+ * its register.
  */
 const LOCK_FOR_COMPLETION = `
+  WITH target AS MATERIALIZED (
+    SELECT * FROM operations
+     WHERE id = $1 AND merchant_id = $2 AND type <> 'refund'
+       FOR UPDATE)
   SELECT ${OPERATION_COLUMNS},
          r.name AS register_name, r.fiscalization_status, r.regime, r.client_id, r.device_simulation,
          t.id AS tse_id, t.serial_number, t.public_key, t.private_key_enc, t.algorithm, t.status AS tse_status,
-         l.name AS location_name, l.address AS location_address
-    FROM operations o
+         l.name AS location_name, l.address AS location_address,
+         bound.status AS session_status
+    FROM target o
     LEFT JOIN registers r ON r.id = o.register_id
     LEFT JOIN tse_devices t ON t.id = r.tse_id
     LEFT JOIN locations l ON l.id = o.location_id
-   WHERE o.id = $1 AND o.merchant_id = $2 AND o.type <> 'refund'
-     FOR UPDATE OF o`;
+    LEFT JOIN LATERAL (${lockedSessionOf('o.session_id')}) bound ON true`;
 
 interface CompletionRow extends OperationRow {
   register_name: string | null;
@@ -53,6 +61,7 @@ interface CompletionRow extends OperationRow {
   tse_status: string | null;
   location_name: string | null;
   location_address: Prisma.JsonValue | null;
+  session_status: string | null;
 }
 
 function signingRegisterOf(row: CompletionRow): SigningRegister {
@@ -126,6 +135,7 @@ export async function completeOperation(
     if (!row) throw notFound('operation', id);
     const operation = operationFromRow(row);
     assertTransition(operation, 'complete');
+    assertCompletableInSession(row.session_status === null ? null : { id: row.session_id!, status: row.session_status });
     assertCurrentVersion(expectedVersion, operation.resourceVersion);
     const type = operation.type as GoodsMovementType;
     const stored = storedPayments(body.payments, operation.currency);

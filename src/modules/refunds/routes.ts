@@ -88,6 +88,7 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
           'The refund is signed at once through the register\'s fiscal device (KassenSichV: Kassenbeleg-V1 with negative amounts): with a healthy device the answer has fiscal_state succeeded and both events in fiscal.',
           'When the device fails the refund is still completed, with fiscal_state failed and the reason in fiscal.error; a background retry signs it later (fiscal_state succeeded).',
           'A register that cannot sign at all (not fiscalized, no active device) is 422 validation_error and the refund stays open.',
+          'Both styles: once the operation\'s session is counted, complete is 409 session_already_counted, once it is closed 409 session_invalid_state (details session_id, session_status); nothing is signed, and void (Style O: cancel) stays possible.',
           STATE_RULES,
         ].join(' '),
         headers: StyleMHeaders.merge(MutationHeaders).merge(StyleOHeaders),

@@ -9,6 +9,7 @@ import { KassenbelegMappingError } from '../../fiscal/kassensichv/kassenbeleg.js
 import { conflict, notFound, unprocessable, validationError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
+import { assertCompletableInSession, lockedSessionOf, type BoundSession } from '../operations/boundSession.js';
 import type { StoredLineItem, StoredPayment } from '../operations/records.js';
 import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
@@ -373,7 +374,8 @@ function assertOpenRefund(operation: Operation, action: 'complete' | 'cancel'): 
 
 /**
  * open -> completed, signing the refund with the register's TSE in the same
- * transaction (DESIGN "Fiscal devices"). A register that cannot sign at all is
+ * transaction (DESIGN "Fiscal devices"); 409 once its session is counted or
+ * closed, as for a Style M sale. A register that cannot sign at all is
  * 422 and the refund stays open; a device failure completes the refund with
  * fiscal_state failed and the reason recorded, for the background retry.
  * The receipt is issued either way.
@@ -382,6 +384,9 @@ export async function completeRefund(ctx: AppContext, organization: Merchant, id
   return ctx.db.$transaction(async (tx) => {
     const refund = await lockOperation(tx, organization, id);
     assertOpenRefund(refund, 'complete');
+    // A refund pays cash out of its session's drawer and is a Vorgang of its closing, as a sale is.
+    const [session] = refund.sessionId ? await sqlOf(tx).query<BoundSession>(lockedSessionOf('$1'), [refund.sessionId]) : [];
+    assertCompletableInSession(session ?? null);
     const register = await findRegister(tx, organization, refund.registerId!);
     const outcome = await signRefund(ctx, tx, register, refund);
     const now = new Date();

@@ -1,6 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -15,6 +16,7 @@ import { authPlugin } from './http/auth.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
 import { invalidRequest } from './http/errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { logSerializers, redactLogArguments } from './http/logRedaction.js';
 import { nulGuardPlugin } from './http/nulGuard.js';
 import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
@@ -39,13 +41,19 @@ export interface AppDependencies {
   config: Config;
   database: Database;
   secretsKey: Buffer;
+  /** Where the log goes; standard output when absent. */
+  logStream?: DestinationStream;
 }
 
-export async function buildApp({ config, database, secretsKey }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, secretsKey, logStream }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
+      // Hosted-receipt tokens, download signatures and API keys never reach the log.
+      serializers: logSerializers,
+      hooks: { logMethod: redactLogArguments },
+      ...(logStream ? { stream: logStream } : {}),
     },
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,

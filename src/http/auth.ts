@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { Merchant } from '../db/generated/client.js';
 import type { SqlClient } from '../db/sql.js';
 import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../modules/merchants/merchantRows.js';
-import { environmentOfService, hashApiKey, parseApiKey, type KeyKind } from '../lib/apiKeys.js';
-import { forbidden, invalidRequest, notFound, unauthorized } from './errors.js';
+import { environmentOfService, hashApiKey, parseApiKey, type KeyEnvironment, type KeyKind } from '../lib/apiKeys.js';
+import { ApiError, forbidden, invalidRequest, notFound, unauthorized } from './errors.js';
 import { endpointOf, type PrefetchedRecord } from './idempotency.js';
 
 /** Who is calling: resolved from the API key on every request, never cached, so revocation is immediate. */
@@ -30,7 +30,25 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([^\s]+)$/;
+const BEARER_PREFIX = 'Bearer ';
+
+/** The API key an Authorization header presents. */
+export interface Credential {
+  keyHash: string;
+  environment: KeyEnvironment;
+}
+
+/**
+ * The key of exactly `Bearer <key>`, the key in a format of contract 5.2; null for
+ * anything else. Nothing is trimmed: padding (spaces, tabs, U+00A0) makes a header
+ * malformed, never another spelling of the same key.
+ */
+function credentialOf(header: string | undefined): Credential | null {
+  if (!header?.startsWith(BEARER_PREFIX)) return null;
+  const key = header.slice(BEARER_PREFIX.length);
+  const parsed = parseApiKey(key);
+  return parsed ? { keyHash: hashApiKey(key), environment: parsed.environment } : null;
+}
 
 interface KeyRow extends Partial<MerchantRow> {
   id: string;
@@ -74,20 +92,16 @@ export interface IdempotencyProbe {
 export async function authenticate(
   sql: SqlClient,
   serviceEnv: 'sandbox' | 'production',
-  header: string | undefined,
+  credential: Credential,
   merchantId: string | null = null,
   probe: IdempotencyProbe | null = null,
 ): Promise<{ principal: Principal; merchant: Merchant | null; idempotencyPrefetch: PrefetchedRecord | undefined }> {
-  const match = header ? BEARER.exec(header.trim()) : null;
-  if (!match) throw unauthorized();
-  const parsed = parseApiKey(match[1]);
-  if (!parsed) throw unauthorized();
-  if (parsed.environment !== environmentOfService(serviceEnv)) {
-    throw unauthorized(`This is a ${parsed.environment === 'live' ? 'production' : 'sandbox'} key; this is the ${serviceEnv} environment`);
+  if (credential.environment !== environmentOfService(serviceEnv)) {
+    throw unauthorized(`This is a ${credential.environment === 'live' ? 'production' : 'sandbox'} key; this is the ${serviceEnv} environment`);
   }
   const usesProbe = Boolean(merchantId && probe);
   const [key] = await sql.query<KeyRow>(KEY_MERCHANT_AND_STORED_RESPONSE, [
-    hashApiKey(match[1]),
+    credential.keyHash,
     merchantId,
     usesProbe ? probe!.endpoint : null,
     usesProbe ? probe!.key : null,
@@ -152,21 +166,30 @@ export const authPlugin = fp(
     app.decorateRequest('merchant', null as unknown as Merchant);
     app.decorateRequest('idempotencyPrefetch', undefined);
     // onRequest, so a caller without a valid key learns nothing about body validation.
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const config = request.routeOptions.config;
       const auth = config.auth ?? (request.routeOptions.url?.startsWith('/v1/') ? 'api_key' : 'public');
-      if (auth !== 'api_key') return;
+      if (auth !== 'api_key') {
+        // Public links, the admin API and unknown paths: the client address's budget.
+        if (config.rateLimit !== false) await app.rateLimits.admitWithoutKey(request.ip, reply);
+        return;
+      }
       const merchantId = config.merchantScoped ? headerMerchantId(request) : null;
       const idempotencyKey = request.headers['idempotency-key'];
       const probe = request.method !== 'GET' && typeof idempotencyKey === 'string' ? { endpoint: endpointOf(request), key: idempotencyKey } : null;
+      const credential = credentialOf(request.headers.authorization);
+      await app.rateLimits.admitKeyLookup(request.ip, credential?.keyHash ?? null);
       // The key is checked first: an unknown key is 401 whatever else is wrong.
-      const { principal, merchant, idempotencyPrefetch } = await authenticate(
-        options.sql,
-        options.serviceEnv,
-        request.headers.authorization,
-        merchantId,
-        probe,
-      );
+      let authenticated: Awaited<ReturnType<typeof authenticate>>;
+      try {
+        if (!credential) throw unauthorized();
+        authenticated = await authenticate(options.sql, options.serviceEnv, credential, merchantId, probe);
+      } catch (error) {
+        if (error instanceof ApiError && error.statusCode === 401) await app.rateLimits.keyRejected(request.ip, credential?.keyHash ?? null);
+        throw error;
+      }
+      const { principal, merchant, idempotencyPrefetch } = authenticated;
+      await app.rateLimits.keyAccepted(credential.keyHash, principal.keyId, reply);
       request.principal = principal;
       request.idempotencyPrefetch = idempotencyPrefetch;
       if (!config.merchantScoped) return;
@@ -179,5 +202,5 @@ export const authPlugin = fp(
       request.merchant = assertMerchantAccess(principal, merchant, merchantId);
     });
   },
-  { name: 'auth' },
+  { name: 'auth', dependencies: ['rate-limit'] },
 );

@@ -1,6 +1,9 @@
 // Contract 8: a per-API-key request budget (RATE_LIMIT_PER_SECOND); excess is 429 rate_limit_exceeded
-// with Retry-After in seconds; with REDIS_URL several instances share one budget.
+// with Retry-After in seconds; with REDIS_URL several instances share one budget, per key and per
+// client address (requests without a valid key, test/reliability/abuse.test.ts).
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/lib/apiKeys.js';
 import { auth, createPeerApp, createTenantWithKey, createTestApp, expectError, type TestApp } from '../support/testApp.js';
 
 const LIMIT = 5;
@@ -78,6 +81,26 @@ describe('several instances', () => {
       const other = await createTenantWithKey(t.database);
       expect((await list(a.app, other.apiKey)).statusCode).toBe(200);
       expect((await list(b.app, other.apiKey)).statusCode).toBe(200);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('with REDIS_URL two instances share one budget per client address too', async () => {
+    const a = await createPeerApp(t, { RATE_LIMIT_PER_SECOND: String(LIMIT), REDIS_URL });
+    const b = await createPeerApp(t, { RATE_LIMIT_PER_SECOND: String(LIMIT), REDIS_URL });
+    try {
+      // An address of this run alone: the Redis counters outlive the apps.
+      const remoteAddress = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
+      const unknownKey = () => auth(generateApiKey('tenant', 'test', 'DEU').apiKey);
+      const responses = [];
+      for (let i = 0; i <= LIMIT; i++) {
+        responses.push(await (i % 2 === 0 ? a : b).app.inject({ method: 'GET', url: '/v1/merchants', headers: unknownKey(), remoteAddress }));
+      }
+      expect(responses.slice(0, LIMIT).map((r) => r.statusCode)).toEqual(Array(LIMIT).fill(401));
+      expectRateLimited(responses[LIMIT]);
+      expectRateLimited(await a.app.inject({ method: 'GET', url: '/receipts/x', remoteAddress }));
     } finally {
       await a.close();
       await b.close();

@@ -22,6 +22,8 @@ export const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
 export interface TestAppOptions {
   /** Registers extra routes (e.g. a throwing one) on the app before ready(). */
   routes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Receives the app's log lines (with LOG_LEVEL set in env; tests default to silent). */
+  logStream?: { write(line: string): void };
 }
 
 const testConfig = (env: Record<string, string>) =>
@@ -30,7 +32,7 @@ const testConfig = (env: Record<string, string>) =>
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { database, url, drop } = await createTestDatabase();
   const config = testConfig(env);
-  const app = await buildApp({ config, database, secretsKey: TEST_SECRETS_KEY });
+  const app = await buildApp({ config, database, secretsKey: TEST_SECRETS_KEY, logStream: options.logStream });
   await options.routes?.(app);
   await app.ready();
   return {

@@ -10,7 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   412: 'precondition_failed: stale If-Match',
   422: 'validation_error or a more specific rule code',
   428: 'precondition_required: If-Match missing',
-  429: 'rate_limit_exceeded: per-key budget exceeded; honour Retry-After',
+  429: "rate_limit_exceeded: the API key's budget, or the client address's budget for requests without a valid key, is used up; honour Retry-After",
   500: 'internal_error',
   501: 'not_implemented',
   503: 'service_unavailable: the database is temporarily unavailable; retry after Retry-After (seconds)',

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatMoney, formatIssuedAt, formatQuantity, formatTaxRate } from '../../src/receipts/receiptFormat.js';
 import { renderReceiptHtml } from '../../src/receipts/renderReceiptHtml.js';
 import { renderReceiptPdf, toWinAnsi } from '../../src/receipts/renderReceiptPdf.js';
+import { requireTools } from '../support/tools.js';
 import { QR_DATA, sampleReceipt, TSE_SERIAL } from './fixtures.js';
-
-const hasBinary = (name: string): boolean => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
-const hasPoppler = hasBinary('pdftotext') && hasBinary('pdftoppm') && hasBinary('pdfinfo');
-const hasZbar = hasBinary('zbarimg');
 
 const workDir = mkdtempSync(join(tmpdir(), 'receipt-test-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -104,7 +101,8 @@ describe('renderReceiptPdf', () => {
     expect((await renderReceiptPdf(sampleReceipt())).equals(pdf)).toBe(true);
   });
 
-  it.skipIf(!hasPoppler)('contains issuer, totals and every § 6 KassenSichV field as text', async () => {
+  it('contains issuer, totals and every § 6 KassenSichV field as text', async (context) => {
+    requireTools(context, 'pdfinfo', 'pdftotext');
     const doc = sampleReceipt();
     const pdf = await renderReceiptPdf(doc);
     expect(pdfPages(pdf)).toBe(1);
@@ -140,14 +138,16 @@ describe('renderReceiptPdf', () => {
     expect(text).toMatch(/Transaktionsnummer[\s\S]*Signaturzähler/);
   });
 
-  it.skipIf(!hasPoppler || !hasZbar)('prints a QR code that decodes to exactly qrData', async () => {
+  it('prints a QR code that decodes to exactly qrData', async (context) => {
+    requireTools(context, 'pdftoppm', 'zbarimg');
     const pdf = await renderReceiptPdf(sampleReceipt());
     const prefix = join(workDir, 'page');
     execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', writeTemp('pdf', pdf), prefix]);
     expect(decodeQr(`${prefix}.png`)).toEqual([QR_DATA]);
   });
 
-  it.skipIf(!hasPoppler)('renders without fiscal data and survives text outside WinAnsi', async () => {
+  it('renders without fiscal data and survives text outside WinAnsi', async (context) => {
+    requireTools(context, 'pdftotext');
     const doc = sampleReceipt({
       fiscal: null,
       operationType: 'return',
@@ -160,7 +160,8 @@ describe('renderReceiptPdf', () => {
     expect(text).not.toContain('TSE');
   });
 
-  it.skipIf(!hasPoppler)('splits a receipt too long for one page into A4-high pages', async () => {
+  it('splits a receipt too long for one page into A4-high pages', async (context) => {
+    requireTools(context, 'pdfinfo', 'pdftotext');
     const line = sampleReceipt().lines[0];
     const pdf = await renderReceiptPdf(sampleReceipt({ lines: Array.from({ length: 1000 }, () => line) }));
     const pages = pdfPages(pdf);
@@ -233,7 +234,8 @@ describe('renderReceiptHtml', () => {
     }
   });
 
-  it.skipIf(!hasZbar)('embeds a QR code that decodes to exactly qrData', async () => {
+  it('embeds a QR code that decodes to exactly qrData', async (context) => {
+    requireTools(context, 'zbarimg');
     expect(decodeQr(writeTemp('pgm', toPgm(await pageQr(), 4)))).toEqual([QR_DATA]);
   });
 

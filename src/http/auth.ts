@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Merchant } from '../db/generated/client.js';
 import type { SqlClient } from '../db/sql.js';
-import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../modules/merchants/merchantRows.js';
+import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../db/rows/merchantRows.js';
 import { environmentOfService, hashApiKey, parseApiKey, type KeyKind } from '../lib/apiKeys.js';
-import { forbidden, invalidRequest, notFound, unauthorized } from './errors.js';
+import { forbidden, invalidRequest, notFound, unauthorized } from '../domain/errors.js';
 import { endpointOf, type PrefetchedRecord } from './idempotency.js';
 
 /** Who is calling: resolved from the API key on every request, never cached, so revocation is immediate. */

@@ -14,7 +14,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authPlugin } from './http/auth.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
-import { invalidRequest } from './http/errors.js';
+import { invalidRequest } from './domain/errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { logSerializers, redactLogArguments } from './http/logRedaction.js';
 import { nulGuardPlugin } from './http/nulGuard.js';

@@ -2,8 +2,8 @@ import type { Writable } from 'node:stream';
 import type { ExportJob, Operation, RegisterSession } from '../db/generated/client.js';
 import type { Prisma } from '../db/database.js';
 import type { KassenSichVFiscalRecord } from '../fiscal/kassensichv/fiscalInformation.js';
-import type { AddressValue } from '../modules/common/schemas.js';
-import type { StoredDiscount, StoredLineItem, StoredPayment } from '../modules/operations/records.js';
+import type { AddressValue } from '../db/records/address.js';
+import { discountsOf, lineItemsOf, paymentsOf } from '../db/records/operation.js';
 import { buildDsfinvkExport } from './dsfinvk/buildDsfinvkExport.js';
 import { DsfinvkDataError, type DsfinvkClosingSource, type DsfinvkMasterData, type DsfinvkOperation } from './dsfinvk/model.js';
 import { ExportBuildError, type ExportBuilder } from './exportWorker.js';
@@ -37,7 +37,7 @@ function toExportOperation(operation: Operation, related: DsfinvkOperation['rela
           externalOperationId: (operation.externalRelatedOperation as { external_operation_id: string }).external_operation_id,
         }
       : null,
-    lineItems: (operation.lineItems as unknown as StoredLineItem[]).map((line) => ({
+    lineItems: lineItemsOf(operation).map((line) => ({
       id: line.id,
       type: line.type,
       title: line.title,
@@ -48,12 +48,12 @@ function toExportOperation(operation: Operation, related: DsfinvkOperation['rela
       taxes: line.taxes.map((tax) => ({ rate: tax.rate, taxAmount: tax.tax_amount })),
       giftCardId: line.gift_card_id,
     })),
-    cartLevelDiscounts: (operation.cartLevelDiscounts as unknown as StoredDiscount[]).map((discount) => ({ ...discount })),
+    cartLevelDiscounts: discountsOf(operation).map((discount) => ({ ...discount })),
     tipAmount: decimal(operation.tipAmount),
     totalAmount: decimal(operation.totalAmount),
     pretaxAmount: decimal(operation.pretaxAmount),
     taxAmount: decimal(operation.taxAmount),
-    payments: (operation.payments as unknown as StoredPayment[]).map((payment) => ({
+    payments: paymentsOf(operation).map((payment) => ({
       method: payment.method,
       amount: payment.amount,
       currency: payment.currency,

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Merchant } from '../db/generated/client.js';
 import type { SqlClient } from '../db/sql.js';
-import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../modules/merchants/merchantRows.js';
+import { MERCHANT_COLUMNS, merchantFromRow, type MerchantRow } from '../db/rows/merchantRows.js';
 import { environmentOfService, hashApiKey, parseApiKey, type KeyEnvironment, type KeyKind } from '../lib/apiKeys.js';
-import { ApiError, forbidden, invalidRequest, notFound, unauthorized } from './errors.js';
+import { DomainError, forbidden, invalidRequest, notFound, unauthorized } from '../domain/errors.js';
 import { endpointOf, type PrefetchedRecord } from './idempotency.js';
 
 /** Who is calling: resolved from the API key on every request, never cached, so revocation is immediate. */
@@ -185,7 +185,7 @@ export const authPlugin = fp(
         if (!credential) throw unauthorized();
         authenticated = await authenticate(options.sql, options.serviceEnv, credential, merchantId, probe);
       } catch (error) {
-        if (error instanceof ApiError && error.statusCode === 401) await app.rateLimits.keyRejected(request.ip, credential?.keyHash ?? null);
+        if (error instanceof DomainError && error.kind === 'unauthorized') await app.rateLimits.keyRejected(request.ip, credential?.keyHash ?? null);
         throw error;
       }
       const { principal, merchant, idempotencyPrefetch } = authenticated;

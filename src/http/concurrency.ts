@@ -1,4 +1,4 @@
-import { ApiError, invalidRequest } from './errors.js';
+import { ApiError } from './errors.js';
 
 export const etagOf = (resourceVersion: number): string => `"${resourceVersion}"`;
 
@@ -17,18 +17,7 @@ export function parseIfMatch(header: string | string[] | undefined, required: bo
   }
   const match = IF_MATCH.exec(value.trim());
   if (!match) {
-    throw invalidRequest('If-Match must be a quoted positive integer such as "1"', { header: 'If-Match' });
+    throw new ApiError(400, 'invalid_request', 'If-Match must be a quoted positive integer such as "1"', { header: 'If-Match' });
   }
   return Number(match[1]);
-}
-
-/** 412 when the client's version is stale (contract 7). */
-export function assertCurrentVersion(expected: number | undefined, current: number): void {
-  if (expected === undefined || expected === current) return;
-  throw new ApiError(
-    412,
-    'precondition_failed',
-    `Resource version mismatch: If-Match was ${expected}, the current resource_version is ${current}`,
-    { expected_resource_version: expected, current_resource_version: current },
-  );
 }

@@ -5,7 +5,8 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { randomBase62 } from '../lib/ids.js';
-import { ApiError, invalidRequest, serviceUnavailable } from './errors.js';
+import { DomainError, invalidRequest, type DomainErrorKind } from '../domain/errors.js';
+import { ApiError, serviceUnavailable } from './errors.js';
 
 interface SchemaIssue {
   instancePath: string;
@@ -40,9 +41,28 @@ function describeIssue(issue: SchemaIssue, field: string): string {
   return `${field}: ${issue.message ?? 'is invalid'}`;
 }
 
+/** The HTTP status of each kind of domain error (contract section 7). */
+export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  precondition_failed: 412,
+  unprocessable: 422,
+  not_implemented: 501,
+};
+
+/** The answer to a domain error: its kind's status and the envelope of its code, message and details. */
+export function apiErrorOf(error: DomainError): ApiError {
+  const apiError = new ApiError(STATUS_OF_KIND[error.kind], error.code, error.message, error.details);
+  return error.transient ? apiError.markTransient() : apiError;
+}
+
 /** Turns every failure into the contract's error envelope. */
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return apiErrorOf(error);
   // A handler may throw anything (a string, null); the checks below expect an object.
   if (typeof error !== 'object' || error === null) {
     request.log.error({ thrown: String(error) }, 'unhandled non-error value');
@@ -54,7 +74,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
       const field = issueField(issue as unknown as SchemaIssue, context);
       return { field, location: context ?? 'body', message: describeIssue(issue as unknown as SchemaIssue, field) };
     });
-    return invalidRequest(issues[0].message, { field: issues[0].field, location: issues[0].location, issues });
+    return apiErrorOf(invalidRequest(issues[0].message, { field: issues[0].field, location: issues[0].location, issues }));
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, issues: error.cause?.issues }, 'response does not match its schema');
@@ -67,14 +87,14 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return invalidRequest('The request body is not valid JSON', { field: 'body' });
+      return apiErrorOf(invalidRequest('The request body is not valid JSON', { field: 'body' }));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return invalidRequest('Content-Type must be application/json', { header: 'Content-Type' });
+      return apiErrorOf(invalidRequest('Content-Type must be application/json', { header: 'Content-Type' }));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is larger than the service accepts');
   }
-  if (error instanceof SyntaxError) return invalidRequest('The request body is not valid JSON', { field: 'body' });
+  if (error instanceof SyntaxError) return apiErrorOf(invalidRequest('The request body is not valid JSON', { field: 'body' }));
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new ApiError(status, 'invalid_request', error.message);
   request.log.error({ err: error }, 'unhandled error');
@@ -96,7 +116,7 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const apiError =
     error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? invalidRequest('The request path is malformed or a path parameter is too long', { location: 'path' })
+      ? apiErrorOf(invalidRequest('The request path is malformed or a path parameter is too long', { location: 'path' }))
       : new ApiError(500, 'internal_error', 'Internal server error');
   if (apiError.statusCode >= 500) request.log.error({ err: error }, 'framework error');
   sendApiError(reply, apiError);
@@ -116,7 +136,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
       ? new ApiError(431, 'invalid_request', 'The request headers are larger than the service accepts')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError(408, 'request_timeout', 'The request was not received in time')
-        : invalidRequest('The request is not valid HTTP/1.1');
+        : apiErrorOf(invalidRequest('The request is not valid HTTP/1.1'));
   // The request's own X-Request-Id was never parsed: issue one, as for any request without it.
   const requestId = `req_${randomBase62(24)}`;
   this.log.debug({ err: error, reqId: requestId }, 'unparsable request');

@@ -17,6 +17,10 @@ export function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 429 || status === 412;
 }
 
+/**
+ * An answer in the error envelope: what errorHandler.ts maps a DomainError to, or what
+ * the HTTP layer answers by itself (framework errors, If-Match, rate limit, an unusable database).
+ */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -29,7 +33,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** Set for failures of the outside world (a fiscal device), which a retry under the same key should re-attempt. */
+  /** Carried over from a transient DomainError (see DomainError.markTransient). */
   private transient = false;
 
   get retryable(): boolean {
@@ -56,20 +60,6 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidRequest = (message: string, details?: Record<string, unknown>) =>
-  new ApiError(400, 'invalid_request', message, details);
-export const unauthorized = (message = 'Missing, malformed, revoked or invalid API key') =>
-  new ApiError(401, 'unauthorized', message);
-export const forbidden = (message: string, details?: Record<string, unknown>) =>
-  new ApiError(403, 'forbidden', message, details);
-export const notFound = (resource: string, id?: string) =>
-  new ApiError(404, 'not_found', id ? `No ${resource} with id ${id}` : `${resource} not found`, id ? { resource, id } : { resource });
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
-  new ApiError(409, code, message, details);
-export const validationError = (message: string, details?: Record<string, unknown>) =>
-  new ApiError(422, 'validation_error', message, details);
-export const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
-  new ApiError(422, code, message, details);
 /**
  * The database cannot be used right now. Retry-After is one second: a lost pooled
  * connection is replaced on the next checkout, and clients have a 30 s retry budget (contract 8).

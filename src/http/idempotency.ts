@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Prisma as PrismaNs } from '../db/generated/client.js';
 import type { SqlClient, SqlDatabase } from '../db/sql.js';
 import { newId } from '../lib/ids.js';
-import { ApiError, conflict, invalidRequest, isRetryableStatus } from './errors.js';
+import { conflict, DomainError, invalidRequest } from '../domain/errors.js';
+import { apiErrorOf } from './errorHandler.js';
+import { ApiError, isRetryableStatus } from './errors.js';
 
 /** A response as the service sends it and as an idempotent replay returns it. */
 export interface HttpResult {
@@ -11,8 +12,6 @@ export interface HttpResult {
   body: unknown;
   headers?: Record<string, string>;
 }
-
-export type Tx = PrismaNs.TransactionClient;
 
 /**
  * Called by a service inside its final transaction, so the stored response
@@ -238,15 +237,16 @@ export async function runIdempotent(
     if (!persisted) await store.store(store.sql, scope, result);
     return sendResult(reply, result);
   } catch (error) {
+    const answer = error instanceof DomainError ? apiErrorOf(error) : error instanceof ApiError ? error : undefined;
     // A duplicate that ran concurrently may have failed only because the first
     // one committed (its key, or its effect: "already completed"): answer as the first did.
-    if (error instanceof KeyTakenError || error instanceof ApiError) {
+    if (error instanceof KeyTakenError || answer) {
       const winner = await store.lookup(scope);
       if (winner) return replay(reply, winner);
     }
-    if (error instanceof ApiError && error.replayable) {
+    if (answer?.replayable) {
       try {
-        await store.store(store.sql, scope, { status: error.statusCode, body: error.toBody(), headers: error.headers });
+        await store.store(store.sql, scope, { status: answer.statusCode, body: answer.toBody(), headers: answer.headers });
       } catch (storeError) {
         if (!(storeError instanceof KeyTakenError)) throw storeError;
         const winner = await store.lookup(scope);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { toFieldPath } from './errorHandler.js';
-import { invalidRequest } from './errors.js';
+import { invalidRequest } from '../domain/errors.js';
 
 /**
  * Deepest nesting of arrays and objects a request may have (the body itself is

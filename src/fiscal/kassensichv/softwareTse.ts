@@ -1,7 +1,7 @@
 import { createPrivateKey, randomBytes, scryptSync, type KeyObject } from 'node:crypto';
 import type { TseDevice } from '../../db/generated/client.js';
 import type { SqlClient } from '../../db/sql.js';
-import type { Tx } from '../../modules/common/transactions.js';
+import type { Tx } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secretBox.js';
 import { FiscalDeviceError } from '../deviceErrors.js';

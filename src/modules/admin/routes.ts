@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { unauthorized } from '../../http/errors.js';
+import { unauthorized } from '../../domain/errors.js';
 import { environmentOfService } from '../../lib/apiKeys.js';
 import { ResourceId, Timestamp } from '../common/schemas.js';
 import { errorResponses } from '../common/responses.js';

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../db/database.js';
-import { notFound, validationError } from '../../http/errors.js';
+import { notFound, validationError } from '../../domain/errors.js';
 import { generateApiKey, hashApiKey, type KeyEnvironment, type KeyKind } from '../../lib/apiKeys.js';
 import { newId } from '../../lib/ids.js';
 

@@ -1,7 +1,7 @@
 import type { Merchant, Operation, Receipt } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { presentStyleOAddress } from '../organizations/locations.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { fiscalRecordOf } from '../operations/records.js';
 import { snapshotOf } from '../receipts/presenter.js';
 import { presentFiscalBlock, refundFiscalBlock } from '../refunds/presenter.js';
@@ -50,7 +50,7 @@ export async function canonicalReceipt(ctx: AppContext, organization: Merchant, 
   const operation = await ctx.db.operation.findFirst({ where: { id, merchantId: organization.id } });
   if (!operation) throw notFound('operation', id);
   if (!RECEIPT_TYPES.has(operation.type)) {
-    throw new ApiError(404, 'not_found', `Canonical receipts exist for sales, returns and refunds, not for a ${operation.type} operation`, {
+    throw new DomainError('not_found', 'not_found', `Canonical receipts exist for sales, returns and refunds, not for a ${operation.type} operation`, {
       resource: 'receipt',
       operation_type: operation.type,
     });
@@ -62,7 +62,7 @@ export async function canonicalReceipt(ctx: AppContext, organization: Merchant, 
     });
   }
   const receipt: Receipt | null = operation.receiptId ? await ctx.db.receipt.findUnique({ where: { id: operation.receiptId } }) : null;
-  if (!receipt) throw new ApiError(404, 'not_found', `The ${operation.type} ${operation.id} has no receipt`, { resource: 'receipt' });
+  if (!receipt) throw new DomainError('not_found', 'not_found', `The ${operation.type} ${operation.id} has no receipt`, { resource: 'receipt' });
   const snapshot = snapshotOf(receipt);
 
   const refund = operation.type === 'refund';

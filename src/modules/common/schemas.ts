@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AddressValue } from '../../db/records/address.js';
 
 /** ISO 3166-1 alpha-3, uppercase, exactly three letters (contract 2, Style M). */
 export const CountryCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code in uppercase, e.g. DEU');
@@ -48,8 +49,6 @@ export const Address = z
     country_code: z.string(),
   })
   .meta({ id: 'Address' });
-
-export type AddressValue = z.infer<typeof Address>;
 
 export const toStoredAddress = (address: z.infer<typeof AddressInput>): AddressValue => ({
   line1: address.line1,

@@ -1,5 +1,4 @@
 import type { SqlClient } from '../../db/sql.js';
-import type { Tx } from '../../http/idempotency.js';
 
 /**
  * Runs inside a service's transaction right before it commits; routes use it to
@@ -7,8 +6,6 @@ import type { Tx } from '../../http/idempotency.js';
  * pass their transaction as `sqlOf(tx)`.
  */
 export type Finalize<T> = (sql: SqlClient, value: T) => Promise<void>;
-
-export type { Tx };
 
 /**
  * Options for transactions that may call a fiscal device: each device call is

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ExportJob, Merchant } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { ApiError, forbidden, notFound, validationError } from '../../http/errors.js';
+import { DomainError, forbidden, notFound, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Finalize } from '../common/transactions.js';
 import { findRegister } from '../registers/service.js';
@@ -20,7 +20,7 @@ export async function createExport(
   finalize?: Finalize<ExportJob>,
 ): Promise<ExportJob> {
   if (!IMPLEMENTED_EXPORT_TYPES.has(body.type)) {
-    throw new ApiError(501, 'not_implemented', `No exporter is available for export type ${body.type}`, { field: 'type', type: body.type });
+    throw new DomainError('not_implemented', 'not_implemented', `No exporter is available for export type ${body.type}`, { field: 'type', type: body.type });
   }
   const from = new Date(body.from);
   const to = new Date(body.to);

@@ -1,5 +1,5 @@
 import type { Location } from '../../db/generated/client.js';
-import type { AddressValue } from '../common/schemas.js';
+import type { AddressValue } from '../../db/records/address.js';
 import type { LocationView } from './schemas.js';
 
 export function presentLocation(location: Location): LocationView {

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { Location, Merchant } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { assertCurrentVersion } from '../../http/concurrency.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { assertCurrentVersion } from '../../domain/resourceVersion.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import { toStoredAddress, type AddressValue } from '../common/schemas.js';
-import type { Finalize, Tx } from '../common/transactions.js';
+import type { AddressValue } from '../../db/records/address.js';
+import { toStoredAddress } from '../common/schemas.js';
+import type { Tx } from '../../db/transaction.js';
+import type { Finalize } from '../common/transactions.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
 

@@ -1,5 +1,5 @@
 import type { Merchant } from '../../db/generated/client.js';
-import type { AddressValue } from '../common/schemas.js';
+import type { AddressValue } from '../../db/records/address.js';
 import type { MerchantView } from './schemas.js';
 import type { StoredFiscalIdentity } from './service.js';
 

@@ -2,8 +2,8 @@ import type { Merchant } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth.js';
 import { assertMerchantAccess } from '../../http/auth.js';
-import { assertCurrentVersion } from '../../http/concurrency.js';
-import { conflict, forbidden, unprocessable, validationError } from '../../http/errors.js';
+import { assertCurrentVersion } from '../../domain/resourceVersion.js';
+import { conflict, forbidden, unprocessable, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import {
   checkFiscalIdentities,

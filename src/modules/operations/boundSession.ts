@@ -1,5 +1,5 @@
 import { checkCompletionInSession, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../domain/errors.js';
 
 /**
  * The id and status of the session `sessionId` (a SQL expression) names,

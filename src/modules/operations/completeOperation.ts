@@ -5,8 +5,8 @@ import { checkOperationTransition, type OperationStatus, type VoidReason } from 
 import type { GoodsMovementType, OperationType, PaymentInput } from '../../domain/operations/operationInput.js';
 import { validatePayments } from '../../domain/operations/paymentRules.js';
 import { KassenbelegMappingError, kassenbelegProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
-import { assertCurrentVersion } from '../../http/concurrency.js';
-import { conflict, notFound, unprocessable, validationError } from '../../http/errors.js';
+import { assertCurrentVersion } from '../../domain/resourceVersion.js';
+import { conflict, notFound, unprocessable, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import type { Finalize } from '../common/transactions.js';
@@ -15,8 +15,8 @@ import type { ReceiptPlace } from '../receipts/snapshot.js';
 import { assertCompletableInSession, lockedSessionOf } from './boundSession.js';
 import { violationError } from './createGoodsMovement.js';
 import { signProcess, type SigningRegister } from './fiscalSigning.js';
-import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from './operationRows.js';
-import { discountsOf, lineItemsOf, type StoredPayment } from './records.js';
+import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
+import { discountsOf, lineItemsOf, type StoredPayment } from '../../db/records/operation.js';
 import type { z } from 'zod';
 import type { CompleteOperationBody } from './schemas.js';
 

@@ -5,15 +5,15 @@ import { validateGoodsMovement } from '../../domain/operations/goodsMovementRule
 import type { GoodsMovementInput } from '../../domain/operations/operationInput.js';
 import { checkSessionEvent } from '../../domain/sessions/sessionMachine.js';
 import type { RuleViolation } from '../../domain/violation.js';
-import { ApiError, conflict, notFound, unprocessable, validationError } from '../../http/errors.js';
+import { conflict, notFound, unprocessable, validationError, type DomainError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { SqlClient } from '../../db/sql.js';
 import type { Finalize } from '../common/transactions.js';
-import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from './operationRows.js';
-import type { StoredDiscount, StoredLineItem } from './records.js';
+import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
+import type { StoredDiscount, StoredLineItem } from '../../db/records/operation.js';
 import type { GoodsMovementBody } from './schemas.js';
 
-export function violationError(violations: RuleViolation[]): ApiError {
+export function violationError(violations: RuleViolation[]): DomainError {
   const first = violations[0];
   return unprocessable(first.code, first.message, { field: first.field, ...first.details, violations });
 }

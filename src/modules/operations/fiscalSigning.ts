@@ -6,7 +6,7 @@ import type { KassenSichVDevice, TseLogEntry } from '../../fiscal/kassensichv/de
 import { buildFiscalRecord, type KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import { SoftwareTse, type TseKeyRecord } from '../../fiscal/kassensichv/softwareTse.js';
 import { SimulatedFaultsDevice, type DeviceSimulation } from '../../fiscal/simulatedFaults.js';
-import { validationError } from '../../http/errors.js';
+import { validationError } from '../../domain/errors.js';
 
 /** What signing needs of a register: its fiscal state and its device (a RegisterWithDevice is one). */
 export type SigningRegister = Pick<Register, 'id' | 'fiscalizationStatus' | 'regime' | 'clientId' | 'deviceSimulation'> & {

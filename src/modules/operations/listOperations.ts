@@ -1,6 +1,6 @@
 import type { Merchant, Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { invalidRequest } from '../../http/errors.js';
+import { invalidRequest } from '../../domain/errors.js';
 import { EARLIEST_INPUT_INSTANT, LATEST_INPUT_INSTANT } from '../common/schemas.js';
 import { STYLE_M_TYPES } from './completeOperation.js';
 import type { z } from 'zod';

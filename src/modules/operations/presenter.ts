@@ -1,13 +1,8 @@
 import type { Operation } from '../../db/generated/client.js';
 import { formatAmount, toAmount } from '../../domain/money.js';
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
-import {
-  discountsOf,
-  fiscalRecordOf,
-  lineItemsOf,
-  paymentsOf,
-  sessionDetailsOf,
-} from './records.js';
+import { discountsOf, lineItemsOf, paymentsOf, sessionDetailsOf } from '../../db/records/operation.js';
+import { fiscalRecordOf } from './records.js';
 import type { KassenSichVFiscalInformationView, OperationView } from './schemas.js';
 
 const amount = (value: { toFixed(): string } | null): string => formatAmount(toAmount(value === null ? '0' : value.toFixed()));

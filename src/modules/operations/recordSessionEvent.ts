@@ -5,13 +5,14 @@ import { cashCountDifference, expectedClosingAmount, isCashPayment, isPossibleDr
 import { checkSessionEvent, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import { cashCountProcessData, cashTransferProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import { lockRegister } from '../registers/service.js';
 import type { RegisterWithDevice } from '../registers/presenter.js';
-import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
+import type { Tx } from '../../db/transaction.js';
+import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
 import { signProcess } from './fiscalSigning.js';
-import { paymentsOf, sessionDetailsOf, type StoredSessionDetails } from './records.js';
+import { paymentsOf, sessionDetailsOf, type StoredSessionDetails } from '../../db/records/operation.js';
 import type { SessionEventBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
 

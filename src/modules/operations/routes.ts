@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation as OperationRecord } from '../../db/generated/client.js';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
-import { validationError } from '../../http/errors.js';
+import { validationError } from '../../domain/errors.js';
 import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';

@@ -3,9 +3,10 @@ import type { Location, Merchant } from '../../db/generated/client.js';
 import type { Prisma as PrismaNs } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { alpha2Of, alpha3Of } from '../../domain/styleO/countries.js';
-import { notFound, validationError } from '../../http/errors.js';
+import { notFound, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import { Timestamp, Timezone, type AddressValue } from '../common/schemas.js';
+import type { AddressValue } from '../../db/records/address.js';
+import { Timestamp, Timezone } from '../common/schemas.js';
 import type { Finalize } from '../common/transactions.js';
 import { defaultTimezone } from '../locations/service.js';
 import {

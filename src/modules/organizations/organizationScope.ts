@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Prisma } from '../../db/database.js';
 import type { Merchant } from '../../db/generated/client.js';
 import type { Principal } from '../../http/auth.js';
-import { forbidden, invalidRequest, notFound } from '../../http/errors.js';
+import { forbidden, invalidRequest, notFound } from '../../domain/errors.js';
 
 export const ORGANIZATION_HEADER = 'Service-Organization';
 

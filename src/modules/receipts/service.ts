@@ -1,9 +1,9 @@
 import type { Merchant, Operation, Receipt } from '../../db/generated/client.js';
 import type { SqlClient } from '../../db/sql.js';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
-import type { Tx } from '../common/transactions.js';
+import type { Tx } from '../../db/transaction.js';
 import { buildReceiptSnapshot, type ReceiptPlace, type ReceiptSnapshot } from './snapshot.js';
 
 /** The location and register a receipt names, loaded for an operation that did not bring them. */

@@ -1,9 +1,10 @@
 import type { Location, Merchant, Operation, Register } from '../../db/generated/client.js';
 import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
 import type { ReceiptDocument } from '../../receipts/receiptDocument.js';
-import type { AddressValue } from '../common/schemas.js';
+import type { AddressValue } from '../../db/records/address.js';
 import { presentFiscalInformation } from '../operations/presenter.js';
-import { discountsOf, fiscalRecordOf, lineItemsOf, paymentsOf } from '../operations/records.js';
+import { discountsOf, lineItemsOf, paymentsOf } from '../../db/records/operation.js';
+import { fiscalRecordOf } from '../operations/records.js';
 import type { KassenSichVFiscalInformationView } from '../operations/schemas.js';
 
 /**

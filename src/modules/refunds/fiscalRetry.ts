@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Prisma } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { deviceTransactionOptions } from '../common/transactions.js';
 import { reissueReceipt } from '../receipts/service.js';
 import { findRegister } from '../registers/service.js';
@@ -51,7 +51,7 @@ export async function runFiscalRetryPass(ctx: AppContext, options: FiscalRetryPa
         outcome = await signRefund(ctx, tx, register, refund);
       } catch (error) {
         // The register can no longer sign (decommissioned, device inactive): keep it failed, try later.
-        if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
+        if (!(error instanceof DomainError) || error.kind !== 'unprocessable') throw error;
         outcome = {
           ok: false,
           failure: {

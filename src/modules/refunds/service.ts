@@ -6,11 +6,12 @@ import { planRefund, type RefundSelection } from '../../domain/styleO/refundPlan
 import { computeTotals, lineAmounts, type Minor } from '../../domain/styleO/totals.js';
 import { checkSessionEvent } from '../../domain/sessions/sessionMachine.js';
 import { KassenbelegMappingError } from '../../fiscal/kassensichv/kassenbeleg.js';
-import { conflict, notFound, unprocessable, validationError } from '../../http/errors.js';
+import { conflict, notFound, unprocessable, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import { deviceTransactionOptions, type Finalize, type Tx } from '../common/transactions.js';
+import type { Tx } from '../../db/transaction.js';
+import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
+import type { StoredLineItem, StoredPayment } from '../../db/records/operation.js';
 import { assertCompletableInSession, lockedSessionOf, type BoundSession } from '../operations/boundSession.js';
-import type { StoredLineItem, StoredPayment } from '../operations/records.js';
 import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';

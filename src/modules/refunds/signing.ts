@@ -5,9 +5,9 @@ import { FiscalDeviceError } from '../../fiscal/deviceErrors.js';
 import { buildFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import { kassenbelegProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
 import { runDeviceTransaction, signingDeviceFor } from '../operations/fiscalSigning.js';
-import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../operations/records.js';
+import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../../db/records/operation.js';
 import type { RegisterWithDevice } from '../registers/presenter.js';
-import type { Tx } from '../common/transactions.js';
+import type { Tx } from '../../db/transaction.js';
 import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
 
 /**

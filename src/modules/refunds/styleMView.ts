@@ -11,7 +11,7 @@ import {
   type MoneyDirection,
   type Totals,
 } from '../../domain/styleO/totals.js';
-import { discountsOf, lineItemsOf, paymentsOf, type StoredPayment } from '../operations/records.js';
+import { discountsOf, lineItemsOf, paymentsOf, type StoredPayment } from '../../db/records/operation.js';
 import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from './schemas.js';
 
 /** A goods movement as Style O shows it (contract 2.8 shapes, minor units). */

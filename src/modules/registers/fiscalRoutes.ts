@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEVICE_SIMULATIONS } from '../../fiscal/simulatedFaults.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';

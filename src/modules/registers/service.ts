@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { Merchant } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { assertCurrentVersion } from '../../http/concurrency.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { assertCurrentVersion } from '../../domain/resourceVersion.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Finalize, Tx } from '../common/transactions.js';
+import type { Tx } from '../../db/transaction.js';
+import type { Finalize } from '../common/transactions.js';
 import type { RegisterWithDevice } from './presenter.js';
 import type { CreateRegisterBody, UpdateRegisterBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';

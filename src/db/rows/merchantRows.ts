@@ -1,4 +1,4 @@
-import type { Merchant, Prisma } from '../../db/generated/client.js';
+import type { Merchant, Prisma } from '../generated/client.js';
 
 /** The columns of `merchants` (aliased `m`), each prefixed `m_` so they can sit beside another table's in one row. */
 export const MERCHANT_COLUMNS = `m.id AS m_id, m.tenant_id AS m_tenant_id, m.legal_name AS m_legal_name, m.country_code AS m_country_code,

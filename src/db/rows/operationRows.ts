@@ -1,4 +1,4 @@
-import { Prisma, type Operation } from '../../db/generated/client.js';
+import { Prisma, type Operation } from '../generated/client.js';
 
 /**
  * Every column of `operations` (aliased `o`) as the SQL hot paths read it, the

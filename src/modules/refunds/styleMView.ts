@@ -13,7 +13,7 @@ import {
   type Totals,
 } from '../../domain/styleO/totals.js';
 import { discountsOf, lineItemsOf, paymentsOf, type StoredPayment } from '../operations/records.js';
-import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from './schemas.js';
+import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from '../styleO/schemas.js';
 
 /** A goods movement as Style O shows it (contract 2.8 shapes, minor units). */
 export interface StyleODocument {

@@ -4,10 +4,10 @@ import type { Prisma as PrismaNs } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { alpha2Of, alpha3Of } from '../../domain/styleO/countries.js';
 import { notFound, validationError } from '../../http/errors.js';
+import type { HttpResult } from '../../http/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import { Timestamp, Timezone, type AddressValue } from '../common/schemas.js';
 import type { Finalize } from '../common/transactions.js';
-import { defaultTimezone } from '../locations/service.js';
 import {
   Metadata,
   MetadataInput,
@@ -15,7 +15,8 @@ import {
   StyleOAddress,
   StyleOAddressInput,
   StyleOAddressPatch,
-} from './schemas.js';
+} from '../styleO/schemas.js';
+import { defaultTimezone } from './service.js';
 import { sqlOf } from '../../db/sql.js';
 
 // ---- schemas (contract 2.7) ----
@@ -85,6 +86,11 @@ export function presentOrganizationLocation(location: Location): OrganizationLoc
     created_at: location.createdAt.toISOString(),
   };
 }
+
+export const organizationLocationResult = (location: Location, status: number): HttpResult => ({
+  status,
+  body: presentOrganizationLocation(location),
+});
 
 // ---- service ----
 

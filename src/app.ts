@@ -1,3 +1,10 @@
+// Where a route lives: the handlers of /v1/<resource>/... are in src/modules/<resource>/,
+// Style M in routes.ts (registers: also fiscalRoutes.ts), Style O in styleORoutes.ts; e.g.
+// GET /v1/operations/{id} is in modules/operations/routes.ts (with X-Service-Merchant) and
+// modules/operations/styleORoutes.ts (without it). Style M routes are registered below, under
+// /v1 and by modules/receipts (which also serves the public /receipts/{token}); every Style O
+// route through modules/styleO/routes.ts, last, within its organization scope. Outside /v1:
+// modules/health, modules/openapi, modules/admin (/admin/v1).
 import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -30,8 +37,9 @@ import { locationRoutes } from './modules/locations/routes.js';
 import { merchantRoutes } from './modules/merchants/routes.js';
 import { openApiRoutes, OPENAPI_INFO } from './modules/openapi/routes.js';
 import { operationRoutes } from './modules/operations/routes.js';
-import { styleORoutes } from './modules/organizations/plugin.js';
-import { styleConstraint } from './modules/organizations/styleConstraint.js';
+// Before receipts and registers: openapi.json lists the schemas that have an id in the order their modules load.
+import { styleORoutes } from './modules/styleO/routes.js';
+import { styleConstraint } from './modules/styleO/styleConstraint.js';
 import { receiptRoutes } from './modules/receipts/routes.js';
 import { FiscalRetryWorker } from './modules/refunds/fiscalRetry.js';
 import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';

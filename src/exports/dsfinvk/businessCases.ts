@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { sumAmounts, toAmount } from '../../domain/money.js';
+import { allocateDiscountByGross } from '../../domain/vatAllocation.js';
 import { DsfinvkDataError, type DsfinvkOperation } from './model.js';
 import { NOT_TAXABLE_KEY, vatKey, vatKeyForRate, type VatKey } from './vatKeys.js';
 
@@ -161,24 +162,14 @@ function lineVat(line: DsfinvkOperation['lineItems'][number]): VatShare {
 /**
  * Spreads a discount total over VAT keys in proportion to their gross, in
  * cents, the remainder going to the key with the largest gross (ties: lowest
- * key): the rule kassenbeleg.ts applies to the signed processData, so the
- * export and the TSE agree. Returns positive shares that sum to `amount`.
+ * key): the rule kassenbeleg.ts applies to the signed processData (both
+ * call allocateDiscountByGross), so the export and the TSE agree. Returns
+ * positive shares that sum to `amount`.
  */
 export function allocateDiscount(amount: Decimal, grossByKey: ReadonlyMap<number, Decimal>): Map<number, Decimal> {
   const keys = [...grossByKey.keys()].sort((a, b) => a - b);
   if (keys.length === 0) return new Map([[NOT_TAXABLE_KEY, amount]]);
-  const total = sumAmounts(keys.map((key) => grossByKey.get(key)!));
-  const largest = keys.reduce((best, key) => (grossByKey.get(key)!.abs().gt(grossByKey.get(best)!.abs()) ? key : best), keys[0]);
-  const shares = new Map<number, Decimal>();
-  let allocated = ZERO;
-  for (const key of keys) {
-    if (key === largest) continue;
-    const part = total.isZero() ? ZERO : cents(amount.times(grossByKey.get(key)!).dividedBy(total));
-    shares.set(key, part);
-    allocated = allocated.plus(part);
-  }
-  shares.set(largest, amount.minus(allocated));
-  return shares;
+  return allocateDiscountByGross(amount, new Map(keys.map((key) => [key, grossByKey.get(key)!])), 2);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
+import { allocateDiscountByGross } from '../../domain/vatAllocation.js';
 import { buildKassenbelegProcessData, type KassenbelegInput } from './processData.js';
 
 type VatSlot = keyof KassenbelegInput['grossByVatKey'];
@@ -64,8 +65,9 @@ const cents = (value: Decimal): Decimal => value.toDecimalPlaces(2, Decimal.ROUN
 
 /**
  * Gross turnover per VAT position: line totals, less cart-level discounts
- * spread over the positions in proportion to their gross (the remainder cent
- * goes to the largest), plus the tip, which is not taxable (key 5).
+ * spread over the positions in proportion to their gross, in cents (the
+ * remainder goes to the largest, the first of equals in SLOTS order), plus the
+ * tip, which is not taxable (key 5).
  */
 export function grossByVatSlot(receipt: ReceiptForSigning): Record<VatSlot, Decimal> {
   const gross = Object.fromEntries(SLOTS.map((slot) => [slot, toAmount('0')])) as Record<VatSlot, Decimal>;
@@ -76,15 +78,8 @@ export function grossByVatSlot(receipt: ReceiptForSigning): Record<VatSlot, Deci
   const discount = sumAmounts(receipt.cart_level_discounts.map((d) => d.amount));
   const linesTotal = sumAmounts(SLOTS.map((slot) => gross[slot]));
   if (!discount.isZero() && !linesTotal.isZero()) {
-    let allocated = toAmount('0');
-    const largest = SLOTS.reduce((best, slot) => (gross[slot].abs().gt(gross[best].abs()) ? slot : best), SLOTS[0]);
-    for (const slot of SLOTS) {
-      if (slot === largest) continue;
-      const share = cents(discount.times(gross[slot]).dividedBy(linesTotal));
-      gross[slot] = gross[slot].minus(share);
-      allocated = allocated.plus(share);
-    }
-    gross[largest] = gross[largest].minus(discount.minus(allocated));
+    const shares = allocateDiscountByGross(discount, new Map(SLOTS.map((slot) => [slot, gross[slot]])), 2);
+    for (const [slot, share] of shares) gross[slot] = gross[slot].minus(share);
   }
   gross.zero = gross.zero.plus(toAmount(receipt.tip_amount));
   for (const slot of SLOTS) gross[slot] = cents(gross[slot]);

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { Timestamp } from '../common/schemas.js';
-import { Metadata, StyleOAddress } from '../organizations/schemas.js';
-import { Cashier, OrganizationFiscal, OrganizationLineItem, OrganizationPayment, OrganizationTotals } from '../refunds/schemas.js';
+import {
+  Cashier,
+  Metadata,
+  OrganizationFiscal,
+  OrganizationLineItem,
+  OrganizationPayment,
+  OrganizationTotals,
+  StyleOAddress,
+} from '../styleO/schemas.js';
 
 export const CanonicalReceipt = z
   .object({

@@ -1,12 +1,12 @@
 import type { Merchant, Operation, Receipt } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { presentStyleOAddress } from '../organizations/locations.js';
+import { presentStyleOAddress } from '../locations/styleO.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { fiscalRecordOf } from '../operations/records.js';
 import { snapshotOf } from '../receipts/presenter.js';
 import { presentFiscalBlock, refundFiscalBlock } from '../refunds/presenter.js';
 import { cashierOf, refundDataOf, refundFiscalOf, type FiscalState } from '../refunds/records.js';
-import type { OrganizationFiscalView } from '../refunds/schemas.js';
+import type { OrganizationFiscalView } from '../styleO/schemas.js';
 import { styleOViewOfGoodsMovement } from '../refunds/styleMView.js';
 import type { CanonicalReceiptView } from './schemas.js';
 

@@ -1,7 +1,9 @@
 import type { Operation } from '../../db/generated/client.js';
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import type { HttpResult } from '../../http/idempotency.js';
 import { cashierOf, fiscalFailureOf, refundDataOf, refundFiscalOf, type FiscalState, type StoredFiscalFailure } from './records.js';
-import type { OrganizationFiscalView, RefundOperationView } from './schemas.js';
+import type { OrganizationFiscalView } from '../styleO/schemas.js';
+import type { RefundOperationView } from './schemas.js';
 
 export interface FiscalBlockInput {
   record: KassenSichVFiscalRecord | null;
@@ -129,3 +131,5 @@ export function presentRefund(operation: Operation): RefundOperationView {
     },
   };
 }
+
+export const refundResult = (refund: Operation, status: number): HttpResult => ({ status, body: presentRefund(refund) });

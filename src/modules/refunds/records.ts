@@ -1,7 +1,7 @@
 import type { Operation } from '../../db/generated/client.js';
 import type { Totals } from '../../domain/styleO/totals.js';
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
-import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from './schemas.js';
+import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from '../styleO/schemas.js';
 
 /**
  * How a refund is stored: a row of `operations` with type `refund`, status

@@ -1,227 +1,28 @@
-import { Decimal } from 'decimal.js';
 import type { Merchant, Operation, Prisma as PrismaNs } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { formatAmount, fromMinorUnits } from '../../domain/money.js';
-import { planRefund, type RefundSelection } from '../../domain/styleO/refundPlan.js';
-import { computeTotals, lineAmounts, type Minor } from '../../domain/styleO/totals.js';
+import { buildRefundDocument, earlierRefundsOf, mirroredStyleM, type EarlierRefunds } from '../../domain/styleO/refundDocument.js';
+import type { RefundSelection } from '../../domain/styleO/refundPlan.js';
 import { checkSessionEvent } from '../../domain/sessions/sessionMachine.js';
 import { KassenbelegMappingError } from '../../fiscal/kassensichv/kassenbeleg.js';
 import { conflict, notFound, unprocessable, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../db/transaction.js';
 import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
-import type { StoredLineItem, StoredPayment } from '../../db/records/operation.js';
 import { assertCompletableInSession, lockedSessionOf, type BoundSession } from '../operations/boundSession.js';
 import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';
-import type { CreateRefundInput, OrganizationLineItemView, OrganizationPaymentView } from './schemas.js';
+import type { CreateRefundInput } from './schemas.js';
 import { fiscalUpdate, refundProcessData, signRefund } from './signing.js';
-import { lineFigures, styleOViewOfGoodsMovement, type StyleODocument } from './styleMView.js';
+import { styleOViewOfGoodsMovement } from './styleMView.js';
 import { sqlOf } from '../../db/sql.js';
 
-const sumMinor = (values: readonly Minor[]) => values.reduce((a, b) => a + b, 0);
-const negate = (value: Minor) => (value === 0 ? 0 : -value);
-
-/**
- * What earlier refunds (open or completed) of the sale already take back: the
- * quantity per original line item, and the part of the sale's rounding_adjustment.
- */
-async function earlierRefunds(tx: Tx, saleId: string): Promise<{ quantities: Map<string, Decimal>; rounding: Minor }> {
+/** What the sale's earlier refunds (open or completed) already take back; they count against it. */
+async function earlierRefunds(tx: Tx, saleId: string): Promise<EarlierRefunds> {
   const earlier = await tx.operation.findMany({
     where: { relatedOperationId: saleId, type: 'refund', status: { in: ['open', 'completed'] } },
   });
-  const quantities = new Map<string, Decimal>();
-  let rounding = 0;
-  for (const refund of earlier) {
-    const data = refundDataOf(refund);
-    rounding += data.totals.rounding_adjustment;
-    for (const line of data.line_items) {
-      if (!line.original_line_item_id) continue;
-      const before = quantities.get(line.original_line_item_id) ?? new Decimal(0);
-      quantities.set(line.original_line_item_id, before.plus(String(line.quantity)));
-    }
-  }
-  return { quantities, rounding };
-}
-
-/** Whether the sale is wholly refunded once `lines` are added to what earlier refunds took. */
-function completesSale(sale: StyleODocument, earlier: Map<string, Decimal>, lines: OrganizationLineItemView[]): boolean {
-  const taken = new Map(earlier);
-  for (const line of lines) {
-    const id = line.original_line_item_id!;
-    taken.set(id, (taken.get(id) ?? new Decimal(0)).plus(String(line.quantity)));
-  }
-  return sale.line_items.every((line) => (taken.get(line.id) ?? new Decimal(0)).eq(String(line.quantity)));
-}
-
-function refundLines(sale: StyleODocument, plan: Extract<ReturnType<typeof planRefund>, { ok: true }>): OrganizationLineItemView[] {
-  const byId = new Map(sale.line_items.map((line) => [line.id, line]));
-  return plan.lines.map((share, i) => {
-    const original = byId.get(share.line_id)!;
-    const lineDiscounts = original.line_discounts.map((discount, k) => ({ ...discount, amount: share.line_discounts[k].amount }));
-    const allocations = original.cart_discount_allocations.map((allocation, k) => ({
-      ...allocation,
-      amount: share.cart_discount_allocations[k].amount,
-    }));
-    const amounts = lineAmounts({
-      subtotal_gross: share.subtotal_gross,
-      line_discounts: lineDiscounts,
-      cart_discount_allocations: allocations,
-      tax_rate: original.tax.rate,
-      tax_amount: share.tax_amount,
-    });
-    return {
-      id: newId('li'),
-      position: i + 1,
-      description: original.description,
-      quantity: share.quantity,
-      unit: original.unit,
-      unit_price_gross: original.unit_price_gross,
-      product_ref: original.product_ref,
-      flags: [...original.flags],
-      subtotal_gross: amounts.subtotal_gross,
-      line_discounts: lineDiscounts,
-      line_discount_amount: amounts.line_discount_amount,
-      subtotal_after_line_discounts: amounts.subtotal_after_line_discounts,
-      cart_discount_allocations: allocations,
-      cart_discount_amount: amounts.cart_discount_amount,
-      total_gross: amounts.total_gross,
-      tax: { ...original.tax, taxable_amount: amounts.taxable_amount, tax_amount: amounts.tax_amount },
-      total_net: amounts.total_net,
-      original_line_item_id: original.id,
-    };
-  });
-}
-
-type PaymentInput = NonNullable<CreateRefundInput['payments']>[number];
-
-function fromInput(payment: PaymentInput, currency: string): OrganizationPaymentView {
-  const orNull = <T>(value: T | undefined) => value ?? null;
-  return {
-    id: newId('pay'),
-    method: payment.method,
-    direction: 'refund',
-    amount: payment.amount,
-    currency,
-    reference: orNull(payment.reference),
-    status: 'refunded',
-    ...(payment.cash ? { cash: { amount_tendered: orNull(payment.cash.amount_tendered) } } : {}),
-    ...(payment.card
-      ? {
-          card: {
-            scheme: orNull(payment.card.scheme),
-            last4: orNull(payment.card.last4),
-            authorization_code: orNull(payment.card.authorization_code),
-            terminal_id: orNull(payment.card.terminal_id),
-            application_id: orNull(payment.card.application_id),
-          },
-        }
-      : {}),
-    ...(payment.wallet
-      ? {
-          wallet: {
-            provider: orNull(payment.wallet.provider),
-            scheme: orNull(payment.wallet.scheme),
-            last4: orNull(payment.wallet.last4),
-            authorization_code: orNull(payment.wallet.authorization_code),
-          },
-        }
-      : {}),
-    ...(payment.voucher ? { voucher: { code: orNull(payment.voucher.code), type: orNull(payment.voucher.type) } } : {}),
-    ...(payment.gift_card ? { gift_card: { gift_card_id: orNull(payment.gift_card.gift_card_id), last4: orNull(payment.gift_card.last4) } } : {}),
-    ...(payment.online
-      ? { online: { provider: orNull(payment.online.provider), transaction_reference: orNull(payment.online.transaction_reference) } }
-      : {}),
-  };
-}
-
-/**
- * How the money goes back. Sent: the amounts must sum to the refund's
- * total_gross, in the sale's currency. Not sent: a full refund repeats the
- * sale's payments when they add up to it; otherwise a sale paid by a single
- * method is refunded by that method; a sale paid by several needs them sent.
- */
-function refundPayments(body: CreateRefundInput, sale: StyleODocument, total: Minor): OrganizationPaymentView[] {
-  const currency = sale.currency;
-  if (body.payments) {
-    body.payments.forEach((payment, i) => {
-      if (payment.currency && payment.currency !== currency) {
-        throw validationError(`A refund payment must be in the sale's currency ${currency}`, { field: `payments[${i}].currency`, currency });
-      }
-      if (payment.method === 'gift_card' && !payment.gift_card?.gift_card_id?.trim()) {
-        throw unprocessable('gift_card_id_required', 'A gift_card payment must carry gift_card.gift_card_id', {
-          field: `payments[${i}].gift_card.gift_card_id`,
-        });
-      }
-    });
-    const paid = sumMinor(body.payments.map((payment) => payment.amount));
-    if (paid !== total) {
-      throw validationError('The refund payments must sum to the refund total (totals.total_gross)', {
-        field: 'payments',
-        payments_total: paid,
-        refund_total: total,
-      });
-    }
-    return body.payments.map((payment) => fromInput(payment, currency));
-  }
-  const original = sale.payments;
-  const asRefund = (payment: OrganizationPaymentView, amount: Minor): OrganizationPaymentView => ({
-    ...payment,
-    id: newId('pay'),
-    direction: 'refund',
-    amount,
-    status: 'refunded',
-  });
-  if (body.refund_type === 'full' && original.length > 0 && sumMinor(original.map((payment) => payment.amount)) === total) {
-    return original.map((payment) => asRefund(payment, payment.amount));
-  }
-  if (total === 0) return [];
-  const methods = new Set(original.map((payment) => payment.method));
-  if (methods.size === 1) return [asRefund(original[0], total)];
-  throw validationError(
-    original.length
-      ? 'The sale was paid by several methods; send payments to say how the money goes back'
-      : 'The sale has no payments to refund to; send payments to say how the money goes back',
-    { field: 'payments', refund_total: total },
-  );
-}
-
-/** The Style M columns of a refund, mirrored as a return holds them (negative decimal strings). */
-function mirroredStyleM(data: StoredRefundData) {
-  const decimal = (minor: Minor) => formatAmount(fromMinorUnits(negate(minor), data.currency));
-  const lineItems: StoredLineItem[] = data.line_items.map((line) => ({
-    id: line.id,
-    type: line.flags.includes('gift_card') ? 'gift_card' : 'item',
-    title: line.description,
-    quantity: line.quantity,
-    unit_price: decimal(line.unit_price_gross),
-    total_amount: decimal(line.total_gross),
-    sku_identifier: line.product_ref ?? '',
-    taxes: [{ id: newId('tax'), name: 'VAT', rate: line.tax.rate, tax_amount: decimal(line.tax.tax_amount) }],
-    gift_card_id: null,
-  }));
-  const payments: StoredPayment[] = data.payments.map((payment) => ({
-    id: payment.id,
-    payment_id: null,
-    method: payment.method,
-    amount: decimal(payment.amount),
-    currency: payment.currency,
-    status: 'refunded',
-    processor: null,
-    card_brand: payment.card?.scheme ?? null,
-    processor_reference: payment.reference,
-    processed_at: null,
-    gift_card_id: payment.gift_card?.gift_card_id ?? null,
-  }));
-  return {
-    lineItems,
-    payments,
-    totalAmount: decimal(data.totals.total_gross),
-    taxAmount: decimal(data.totals.total_tax),
-    pretaxAmount: decimal(data.totals.total_net),
-    tipAmount: '0.00',
-  };
+  return earlierRefundsOf(earlier.map(refundDataOf));
 }
 
 /**
@@ -264,44 +65,13 @@ export async function createRefund(
     const selection: RefundSelection =
       body.refund_type === 'partial' ? { refund_type: 'partial', line_items: body.line_items ?? [] } : { refund_type: 'full' };
     const earlier = await earlierRefunds(tx, original.id);
-    const plan = planRefund(
-      sale.line_items.map((line) => ({
-        id: line.id,
-        quantity: line.quantity,
-        total_gross: line.total_gross,
-        tax_amount: line.tax.tax_amount,
-        line_discounts: line.line_discounts,
-        cart_discount_allocations: line.cart_discount_allocations,
-      })),
-      earlier.quantities,
-      selection,
-    );
-    if (!plan.ok) throw validationError(plan.violation.message, { field: plan.violation.field, ...plan.violation.details });
-
-    const lines = refundLines(sale, plan);
-    // A sale whose Style M amounts were finer than the minor unit carries a rounding_adjustment;
-    // the refund that returns its last items returns it too, so refunds add up to the sale exactly.
-    const rounding = completesSale(sale, earlier.quantities, lines) ? sale.totals.rounding_adjustment - earlier.rounding : 0;
-    const totals = computeTotals(
-      lines.map((line) => ({ ...lineFigures(line), tax_rate: line.tax.rate, tax_category: line.tax.category })),
-      { direction: 'refund', rounding_adjustment: rounding },
-    );
-    const usedDiscounts = new Set(lines.flatMap((line) => line.cart_discount_allocations.map((allocation) => allocation.discount_id)));
-    const data: StoredRefundData = {
-      currency: sale.currency,
-      line_items: lines,
-      cart_discounts: sale.cart_discounts
-        .filter((discount) => usedDiscounts.has(discount.id))
-        .map((discount) => ({
-          ...discount,
-          total_amount: sumMinor(
-            lines.flatMap((line) => line.cart_discount_allocations.filter((a) => a.discount_id === discount.id).map((a) => a.amount)),
-          ),
-        })),
-      payments: refundPayments(body, sale, totals.total_gross),
-      totals,
-    };
-    const mirrored = mirroredStyleM(data);
+    const built = buildRefundDocument(sale, earlier, { selection, payments: body.payments }, newId);
+    if (!built.ok) {
+      const { code, message, field, details } = built.violation;
+      throw unprocessable(code, message, { field, ...details });
+    }
+    const data: StoredRefundData = built.document;
+    const mirrored = mirroredStyleM(data, newId);
     if (register.regime === 'KassenSichV') {
       try {
         refundProcessData(mirrored);

@@ -1,5 +1,6 @@
 import type { Operation } from '../../db/generated/client.js';
 import { currencyExponent, toAmount } from '../../domain/money.js';
+import { lineFigures } from '../../domain/styleO/document.js';
 import { taxCategory } from '../../domain/styleO/taxCategory.js';
 import {
   allocateProportionally,
@@ -12,7 +13,7 @@ import {
   type Totals,
 } from '../../domain/styleO/totals.js';
 import { discountsOf, lineItemsOf, paymentsOf, type StoredPayment } from '../../db/records/operation.js';
-import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from './schemas.js';
+import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from '../styleO/schemas.js';
 
 /** A goods movement as Style O shows it (contract 2.8 shapes, minor units). */
 export interface StyleODocument {
@@ -135,19 +136,5 @@ export function styleOViewOfGoodsMovement(operation: Operation, countryCode: str
     })),
     payments: paymentsOf(operation).map((payment) => presentStyleMPayment(payment, direction, currency)),
     totals,
-  };
-}
-
-/** The amount fields of a Style O line, as the totals need them. */
-export function lineFigures(line: OrganizationLineItemView) {
-  return {
-    subtotal_gross: line.subtotal_gross,
-    line_discount_amount: line.line_discount_amount,
-    subtotal_after_line_discounts: line.subtotal_after_line_discounts,
-    cart_discount_amount: line.cart_discount_amount,
-    total_gross: line.total_gross,
-    taxable_amount: line.tax.taxable_amount,
-    tax_amount: line.tax.tax_amount,
-    total_net: line.total_net,
   };
 }

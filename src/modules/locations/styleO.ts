@@ -4,11 +4,11 @@ import type { Prisma as PrismaNs } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { alpha2Of, alpha3Of } from '../../domain/styleO/countries.js';
 import { notFound, validationError } from '../../domain/errors.js';
+import type { HttpResult } from '../../http/idempotency.js';
 import { newId } from '../../lib/ids.js';
 import type { AddressValue } from '../../db/records/address.js';
 import { Timestamp, Timezone } from '../common/schemas.js';
 import type { Finalize } from '../common/transactions.js';
-import { defaultTimezone } from '../locations/service.js';
 import {
   Metadata,
   MetadataInput,
@@ -16,7 +16,8 @@ import {
   StyleOAddress,
   StyleOAddressInput,
   StyleOAddressPatch,
-} from './schemas.js';
+} from '../styleO/schemas.js';
+import { defaultTimezone } from './service.js';
 import { sqlOf } from '../../db/sql.js';
 
 // ---- schemas (contract 2.7) ----
@@ -86,6 +87,11 @@ export function presentOrganizationLocation(location: Location): OrganizationLoc
     created_at: location.createdAt.toISOString(),
   };
 }
+
+export const organizationLocationResult = (location: Location, status: number): HttpResult => ({
+  status,
+  body: presentOrganizationLocation(location),
+});
 
 // ---- service ----
 

@@ -1,55 +1,29 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Operation as OperationRecord } from '../../db/generated/client.js';
-import { runIdempotentService, type HttpResult } from '../../http/idempotency.js';
+import { runIdempotentService } from '../../http/idempotency.js';
+import { CanonicalReceipt } from '../canonicalReceipts/schemas.js';
+import { canonicalReceipt } from '../canonicalReceipts/service.js';
 import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
-import { CompleteOperationBody, Operation } from '../operations/schemas.js';
-import { describeBothStyles } from '../organizations/docs.js';
-import { StyleOHeaders, StyleOMutationHeaders } from '../organizations/schemas.js';
-import { STYLE_O } from '../organizations/styleConstraint.js';
-import { presentRefund } from './presenter.js';
-import { CreateRefundBody, EmptyBody, OperationIdParams, RefundOperation, RegisterIdParams } from './schemas.js';
-import { cancelRefund, completeRefund, createRefund, getRefund } from './service.js';
-
-export const refundResult = (refund: OperationRecord, status: number): HttpResult => ({ status, body: presentRefund(refund) });
-
-const IDEMPOTENCY = { required: false, format: 'uuid' } as const;
+import { presentRefund, refundResult } from '../refunds/presenter.js';
+import { EmptyBody, RefundOperation } from '../refunds/schemas.js';
+import { cancelRefund, completeRefund, getRefund } from '../refunds/service.js';
+import { describeBothStyles } from '../styleO/docs.js';
+import { STYLE_O_IDEMPOTENCY, StyleOHeaders, StyleOMutationHeaders } from '../styleO/schemas.js';
+import { STYLE_O } from '../styleO/styleConstraint.js';
+import { CompleteOperationBody, Operation } from './schemas.js';
 
 const STATE_RULES =
   'States (contract 3.4): open -> completed (complete) and open -> cancelled (cancel); any other transition is 409 operation_invalid_state.';
 
-/** Style O refunds (contract 2.8, 3.4, 4.3). */
-export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * Style O operations (contract 2.8, 2.9, 3.4): a refund read, completed
+ * (signed) and cancelled, and the canonical receipt of any completed sale,
+ * return or refund. The Style M routes of the same paths are in ./routes.ts.
+ */
+export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Refunds'];
-
-  app.post(
-    '/v1/registers/:id/refunds',
-    {
-      constraints: STYLE_O,
-      schema: {
-        tags,
-        summary: 'Refund a completed sale of the organization at this register (Style O)',
-        description: [
-          'Creates the refund in state open with fiscal_state pending and the register\'s next sequence number (shared with every operation of the register); the register needs an open session (409 no_open_session otherwise).',
-          'refund_type full (default) returns every line of a sale without earlier refunds; partial returns the quantities in line_items, each at its share of the sale line\'s amounts after all discounts.',
-          'Refunds together (open and completed ones) never exceed the sale: 422 validation_error naming the field (refund_type, line_items[i].quantity).',
-          'All amounts are integers in minor units; totals.net_payable is negative (money back to the customer).',
-          'Complete it with POST /v1/operations/{id}/complete, which signs it.',
-        ].join(' '),
-        headers: StyleOMutationHeaders,
-        params: RegisterIdParams,
-        body: CreateRefundBody,
-        response: { 201: RefundOperation, ...errorResponses(400, 403, 404, 409, 422) },
-      },
-    },
-    (request, reply) =>
-      runIdempotentService(
-        app.ctx.idempotency, request, reply, IDEMPOTENCY,
-        (refund: OperationRecord) => refundResult(refund, 201),
-        (finalize) => createRefund(app.ctx, request.merchant, request.params.id, request.body, finalize),
-      ),
-  );
 
   app.get(
     '/v1/operations/:id',
@@ -68,7 +42,7 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Get a refund (Style O)',
         headers: StyleOHeaders,
-        params: OperationIdParams,
+        params: IdParams,
         response: { 200: RefundOperation, ...errorResponses(400, 403, 404) },
       },
     },
@@ -100,14 +74,14 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Complete an open refund, signing it (Style O)',
         headers: StyleOMutationHeaders,
-        params: OperationIdParams,
+        params: IdParams,
         body: EmptyBody,
         response: { 200: RefundOperation, ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>
       runIdempotentService(
-        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        app.ctx.idempotency, request, reply, STYLE_O_IDEMPOTENCY,
         (refund: OperationRecord) => refundResult(refund, 200),
         (finalize) => completeRefund(app.ctx, request.merchant, request.params.id, finalize),
       ),
@@ -122,16 +96,33 @@ export const refundRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Cancel an open refund (Style O)',
         description: `Body {} or none; optional UUID Idempotency-Key. Nothing was signed, and the quantities it held are free for other refunds. ${STATE_RULES}`,
         headers: StyleOMutationHeaders,
-        params: OperationIdParams,
+        params: IdParams,
         body: EmptyBody,
         response: { 200: RefundOperation, ...errorResponses(400, 403, 404, 409) },
       },
     },
     (request, reply) =>
       runIdempotentService(
-        app.ctx.idempotency, request, reply, IDEMPOTENCY,
+        app.ctx.idempotency, request, reply, STYLE_O_IDEMPOTENCY,
         (refund: OperationRecord) => refundResult(refund, 200),
         (finalize) => cancelRefund(app.ctx, request.merchant, request.params.id, finalize),
       ),
+  );
+
+  app.get(
+    '/v1/operations/:id/receipt',
+    {
+      constraints: STYLE_O,
+      schema: {
+        tags: ['Receipts'],
+        summary: 'The canonical receipt of a completed sale, return or refund (Style O)',
+        description:
+          'Amounts in minor units. fiscal holds both signing events (print both for Germany) and verification.qr_data, the exact QR string. links.pdf is the printable receipt. An operation that is not completed is 409 operation_invalid_state; other operation types have no canonical receipt (404).',
+        headers: StyleOHeaders,
+        params: IdParams,
+        response: { 200: CanonicalReceipt, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request) => canonicalReceipt(app.ctx, request.merchant, request.params.id),
   );
 };

@@ -1,6 +1,5 @@
-import type { SqlClient } from '../db/sql.js';
 import { FiscalDeviceError } from './deviceErrors.js';
-import type { KassenSichVDevice, TseIdentity, TseLogEntry } from './kassensichv/device.js';
+import type { DeviceExchange, FiscalDevice, FiscalRecord, RecordToSign } from './fiscalDevice.js';
 
 export const DEVICE_SIMULATIONS = ['ok', 'unreachable', 'reject_after_start', 'timeout'] as const;
 export type DeviceSimulation = (typeof DEVICE_SIMULATIONS)[number];
@@ -9,10 +8,10 @@ export type DeviceSimulation = (typeof DEVICE_SIMULATIONS)[number];
 const HANG_MS = 60_000;
 
 /** A device that does not answer: waits until the caller gives up (or HANG_MS). */
-function hang(signal: AbortSignal | undefined): Promise<void> {
+function hang(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, HANG_MS).unref();
-    signal?.addEventListener('abort', () => {
+    signal.addEventListener('abort', () => {
       clearTimeout(timer);
       resolve();
     });
@@ -20,39 +19,31 @@ function hang(signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * Sandbox only: makes a register's device fail on demand (DESIGN: PUT
- * /registers/{id}/simulation), so integrators can exercise the 422 paths.
- * `timeout` (beyond DESIGN's three) is a device that does not answer.
+ * Sandbox only: makes a register's device, of any regime, fail on demand
+ * (DESIGN: PUT /registers/{id}/simulation), so integrators can exercise the
+ * failure paths. `unreachable` fails before the device is reached (phase 1),
+ * `timeout` never answers (phase 1, cut by DEVICE_TIMEOUT_MS),
+ * `reject_after_start` lets the device do its work and then rejects (phase 2),
+ * which the signing flow rolls back like any failed record.
  */
-export class SimulatedFaultsDevice implements KassenSichVDevice {
+export class SimulatedFaultsDevice implements FiscalDevice {
   constructor(
-    private readonly inner: KassenSichVDevice,
-    private readonly mode: DeviceSimulation,
+    private readonly inner: FiscalDevice,
+    private readonly mode: Exclude<DeviceSimulation, 'ok'>,
   ) {}
 
-  identity(): TseIdentity {
-    return this.inner.identity();
-  }
-
-  async startTransaction(sql: SqlClient, clientId: string, signal?: AbortSignal): Promise<TseLogEntry> {
-    if (this.mode === 'unreachable') {
-      throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
+  async sign(exchange: DeviceExchange, record: RecordToSign): Promise<FiscalRecord | null> {
+    switch (this.mode) {
+      case 'unreachable':
+        throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
+      case 'timeout':
+        await exchange(1, (_sql, signal) => hang(signal));
+        throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device did not answer (sandbox simulation)');
+      case 'reject_after_start': {
+        const signed = await this.inner.sign(exchange, record);
+        if (!signed) return null;
+        throw new FiscalDeviceError(2, 'rejected', 'The fiscal device rejected the transaction after start (sandbox simulation)');
+      }
     }
-    if (this.mode === 'timeout') {
-      await hang(signal);
-      throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device did not answer (sandbox simulation)');
-    }
-    return this.inner.startTransaction(sql, clientId, signal);
-  }
-
-  async finishTransaction(
-    sql: SqlClient,
-    request: { clientId: string; transactionNumber: number; processType: string; processData: string },
-    signal?: AbortSignal,
-  ): Promise<TseLogEntry> {
-    if (this.mode === 'reject_after_start') {
-      throw new FiscalDeviceError(2, 'rejected', 'The fiscal device rejected the transaction after start (sandbox simulation)');
-    }
-    return this.inner.finishTransaction(sql, request, signal);
   }
 }

@@ -1,3 +1,4 @@
+import type { ReceiptFiscalSection } from '../fiscal/fiscalDevice.js';
 /**
  * Everything a printed or hosted receipt shows, already resolved from the
  * database. Amounts are decimal strings as stored (e.g. "12.5", "-3.00");
@@ -32,23 +33,6 @@ export interface ReceiptDocument {
   totals: { gross: string; net: string; tax: string; tip: string };
   taxBreakdown: { rate: string; net: string; tax: string; gross: string }[];
   payments: { method: string; amount: string }[];
-  /** The TSE data § 6 KassenSichV requires; null when the operation carries no fiscal signature. */
-  fiscal: null | {
-    regime: 'KassenSichV';
-    tseSerial: string;
-    clientId: string;
-    transactionNumber: number;
-    signatureCounter: number;
-    /** ISO 8601 logTime of the StartTransaction message, printed as the TSE wrote it. */
-    startTime: string;
-    /** ISO 8601 logTime of the FinishTransaction message. */
-    endTime: string;
-    signatureAlgorithm: string;
-    timeFormat: string;
-    signature: string;
-    publicKey: string;
-    processType: string;
-    /** DSFinV-K "V0" string; the QR code encodes exactly this. */
-    qrData: string;
-  };
+  /** What the regime's law requires on the receipt; null when the operation carries no fiscal signature. */
+  fiscal: ReceiptFiscalSection | null;
 }

@@ -152,7 +152,6 @@ export function presentReceipt(doc: ReceiptDocument): ReceiptView {
   const rateLabel = (rate: string): string =>
     toAmount(rate).isZero() ? 'steuerfrei' : formatTaxRate(rate);
 
-  const fiscal = doc.fiscal;
   return {
     title: `Beleg ${doc.receiptId}`,
     issuerName: issuer.legalName,
@@ -187,22 +186,6 @@ export function presentReceipt(doc: ReceiptDocument): ReceiptView {
       gross: money(row.gross),
     })),
     taxTotal: { key: '', rate: 'Gesamt', net: money(doc.totals.net), tax: money(doc.totals.tax), gross: money(doc.totals.gross) },
-    fiscal: fiscal && {
-      heading: 'TSE-Daten',
-      rows: [
-        { label: 'TSE-Seriennummer', value: fiscal.tseSerial, mono: true },
-        { label: 'Kassen-Seriennummer', value: fiscal.clientId, mono: true },
-        { label: 'Transaktionsnummer', value: String(fiscal.transactionNumber), mono: false },
-        { label: 'Signaturzähler', value: String(fiscal.signatureCounter), mono: false },
-        { label: 'Start', value: fiscal.startTime, mono: false },
-        { label: 'Ende', value: fiscal.endTime, mono: false },
-        { label: 'Signaturalgorithmus', value: fiscal.signatureAlgorithm, mono: false },
-        { label: 'Zeitformat', value: fiscal.timeFormat, mono: false },
-        { label: 'Prozesstyp', value: fiscal.processType, mono: false },
-        { label: 'Signatur', value: fiscal.signature, mono: true },
-        { label: 'Öffentlicher Schlüssel', value: fiscal.publicKey, mono: true },
-      ],
-      qrData: fiscal.qrData,
-    },
+    fiscal: doc.fiscal,
   };
 }

@@ -169,6 +169,20 @@ describe('GET /openapi-json', () => {
     const input = doc.paths['/v1/merchants'].post.requestBody.content['application/json'].schema.properties.fiscal_identities.items;
     expect((resolveRef(input) ?? input).discriminator.propertyName).toBe('country_code');
   });
+
+  it('publishes fiscal data as unions on regime (fiscal_information, the receipt’s fiscal, the Style O fiscal block)', () => {
+    for (const name of ['FiscalInformation', 'OrganizationFiscal']) {
+      const union = doc.components.schemas[name];
+      expect(union.discriminator.propertyName, name).toBe('regime');
+      const regimes = union.oneOf.map((variant: Json) => resolveRef(variant)!.properties.regime.const);
+      expect(regimes, name).toEqual(['KassenSichV']);
+    }
+    const refOf = (schema: Json): string[] => JSON.stringify(schema).match(/#\/components\/schemas\/(FiscalInformation|OrganizationFiscal)"/g) ?? [];
+    expect(refOf(doc.components.schemas.SaleOperation)).not.toEqual([]);
+    expect(refOf(doc.components.schemas.Receipt)).not.toEqual([]);
+    expect(refOf(doc.components.schemas.CanonicalReceipt)).not.toEqual([]);
+    expect(refOf(doc.components.schemas.RefundOperation)).not.toEqual([]);
+  });
 });
 
 describe('GET /docs-json', () => {

@@ -1,3 +1,4 @@
+import { kassenSichVReceiptSection, type PublishedKassenSichVRecord } from '../../src/fiscal/kassensichv/fiscalInformation.js';
 import type { ReceiptDocument } from '../../src/receipts/receiptDocument.js';
 
 /** A real, verified DSFinV-K QR string (kassensichv.md §8). */
@@ -5,6 +6,28 @@ export const QR_DATA =
   'V0;ERS 8cb8e2de-4052-481b-945b-118022951944;Kassenbeleg-V1;Beleg^21.42_0.00_0.00_0.00_0.00^21.42:Unbar;1;31;2021-08-23T14:36:27.000Z;2021-08-23T14:36:33.000Z;ecdsa-plain-SHA256;unixTime;TGnWiq3ZW7gi4Vs+DxLGsJZj9v271dHmhQAcb057F3oWkdKJ61UW2LLVTZQhW673yLa53Mm6oPeMU1Ns3ZOH7w==;BGFKQP7EENf3s5hTDXvlh+xyJ1Q9BNIa9LyYbYK+pTAKAGQ2fmI40p5QOrpHpvb+UuOrNQJdhzggHNfyyyDyf/g=';
 
 export const TSE_SERIAL = 'aadfb3152cbde762aa5027e350ba9aeacb69b6236b4f25fc3ea78b69e610952a';
+
+/** The signed KassenSichV record behind QR_DATA, as fiscal_information publishes it. */
+export const FISCAL_RECORD: PublishedKassenSichVRecord = {
+  regime: 'KassenSichV',
+  document_number: '1',
+  document_type: 'Beleg',
+  tss_serial_number: TSE_SERIAL,
+  pos_client_serial_number: 'ERS 8cb8e2de-4052-481b-945b-118022951944',
+  signature_algorithm: 'ecdsa-plain-SHA256',
+  time_format: 'unixTime',
+  start_event: { signed_at: '2021-08-23T14:36:27.000Z' },
+  end_event: {
+    signed_at: '2021-08-23T14:36:33.000Z',
+    transaction_counter: 1,
+    signature_counter: 31,
+    signature: 'TGnWiq3ZW7gi4Vs+DxLGsJZj9v271dHmhQAcb057F3oWkdKJ61UW2LLVTZQhW673yLa53Mm6oPeMU1Ns3ZOH7w==',
+    public_key: 'BGFKQP7EENf3s5hTDXvlh+xyJ1Q9BNIa9LyYbYK+pTAKAGQ2fmI40p5QOrpHpvb+UuOrNQJdhzggHNfyyyDyf/g=',
+    process_type: 'Kassenbeleg-V1',
+    process_data: 'Beleg^21.42_0.00_0.00_0.00_0.00^21.42:Unbar',
+  },
+  verification: { qr_data: QR_DATA },
+};
 
 export function sampleReceipt(overrides: Partial<ReceiptDocument> = {}): ReceiptDocument {
   return {
@@ -43,21 +66,7 @@ export function sampleReceipt(overrides: Partial<ReceiptDocument> = {}): Receipt
       { method: 'card', amount: '20.00' },
       { method: 'cash', amount: '2.42' },
     ],
-    fiscal: {
-      regime: 'KassenSichV',
-      tseSerial: TSE_SERIAL,
-      clientId: 'ERS 8cb8e2de-4052-481b-945b-118022951944',
-      transactionNumber: 1,
-      signatureCounter: 31,
-      startTime: '2021-08-23T14:36:27.000Z',
-      endTime: '2021-08-23T14:36:33.000Z',
-      signatureAlgorithm: 'ecdsa-plain-SHA256',
-      timeFormat: 'unixTime',
-      signature: 'TGnWiq3ZW7gi4Vs+DxLGsJZj9v271dHmhQAcb057F3oWkdKJ61UW2LLVTZQhW673yLa53Mm6oPeMU1Ns3ZOH7w==',
-      publicKey: 'BGFKQP7EENf3s5hTDXvlh+xyJ1Q9BNIa9LyYbYK+pTAKAGQ2fmI40p5QOrpHpvb+UuOrNQJdhzggHNfyyyDyf/g=',
-      processType: 'Kassenbeleg-V1',
-      qrData: QR_DATA,
-    },
+    fiscal: kassenSichVReceiptSection(FISCAL_RECORD),
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@ import { formatMoney, formatIssuedAt, formatQuantity, formatTaxRate } from '../.
 import { renderReceiptHtml } from '../../src/receipts/renderReceiptHtml.js';
 import { renderReceiptPdf, toWinAnsi } from '../../src/receipts/renderReceiptPdf.js';
 import { requireTools } from '../support/tools.js';
-import { QR_DATA, sampleReceipt, TSE_SERIAL } from './fixtures.js';
+import { FISCAL_RECORD, QR_DATA, sampleReceipt, TSE_SERIAL } from './fixtures.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'receipt-test-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -131,8 +131,8 @@ describe('renderReceiptPdf', () => {
       expect(text).toContain(expected);
     }
     // Long machine values wrap inside the 80 mm column, so compare without whitespace.
-    const fiscal = doc.fiscal!;
-    for (const value of [TSE_SERIAL, fiscal.clientId, fiscal.signature, fiscal.publicKey]) {
+    const fiscal = FISCAL_RECORD;
+    for (const value of [TSE_SERIAL, fiscal.pos_client_serial_number, fiscal.end_event.signature, fiscal.end_event.public_key]) {
       expect(compact).toContain(value.replace(/\s+/g, ''));
     }
     expect(text).toMatch(/Transaktionsnummer[\s\S]*Signaturzähler/);
@@ -177,19 +177,19 @@ describe('renderReceiptHtml', () => {
     expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(page).toContain('<html lang="de">');
     expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    const fiscal = doc.fiscal!;
+    const fiscal = FISCAL_RECORD;
     for (const value of [
       TSE_SERIAL,
-      fiscal.clientId,
-      String(fiscal.transactionNumber),
-      String(fiscal.signatureCounter),
-      fiscal.startTime,
-      fiscal.endTime,
-      fiscal.signatureAlgorithm,
-      fiscal.timeFormat,
-      fiscal.signature,
-      fiscal.publicKey,
-      fiscal.processType,
+      fiscal.pos_client_serial_number,
+      String(fiscal.end_event.transaction_counter),
+      String(fiscal.end_event.signature_counter),
+      fiscal.start_event.signed_at,
+      fiscal.end_event.signed_at,
+      fiscal.signature_algorithm,
+      fiscal.time_format,
+      fiscal.end_event.signature,
+      fiscal.end_event.public_key,
+      fiscal.end_event.process_type,
       '21,42 EUR',
     ]) {
       expect(page).toContain(value);

@@ -1,4 +1,4 @@
-import type { SqlClient } from '../../db/sql.js';
+import type { DeviceExchange } from '../fiscalDevice.js';
 import type { TseSignatureAlgorithm } from './tseKeys.js';
 
 /** One signed TR-03151 transaction log as the device reports it. */
@@ -19,31 +19,20 @@ export interface TseIdentity {
   algorithm: TseSignatureAlgorithm;
 }
 
+/** One TR-03151 transaction: its StartTransaction and FinishTransaction logs and the TSE that signed them. */
+export interface SignedTseTransaction {
+  tse: TseIdentity;
+  start: TseLogEntry;
+  finish: TseLogEntry;
+}
+
 /**
- * The KassenSichV signer adapter: what complete needs from a TSE. The software
- * TSE keeps its state in the service's database and joins the caller's
- * transaction (`sql`), so a rolled-back completion leaves no trace in it; a
- * remote TSE driver implements the same calls over the network and ignores `sql`.
- * `signal` aborts when the caller stopped waiting (DEVICE_TIMEOUT_MS): the call
- * should stop its work (a remote driver aborts its request).
+ * A TSE as the KassenSichV device needs it: one transaction per record. The
+ * software TSE keeps its state in the service's database and writes both logs
+ * in one exchange inside the caller's transaction, so a rolled-back record
+ * leaves no trace in it; a remote TSE driver runs StartTransaction as phase 1
+ * and FinishTransaction as phase 2, each through `exchange`.
  */
-export interface KassenSichVDevice {
-  identity(): TseIdentity;
-  /** Phase 1: StartTransaction. */
-  startTransaction(sql: SqlClient, clientId: string, signal?: AbortSignal): Promise<TseLogEntry>;
-  /** Phase 2: FinishTransaction of a started transaction with the final process data. */
-  finishTransaction(
-    sql: SqlClient,
-    request: { clientId: string; transactionNumber: number; processType: string; processData: string },
-    signal?: AbortSignal,
-  ): Promise<TseLogEntry>;
-  /**
-   * Both phases in one exchange, for a device that can do it cheaper than two
-   * calls (the software TSE: one counter update and one insert). Optional.
-   */
-  signTransaction?(
-    sql: SqlClient,
-    request: { clientId: string; processType: string; processData: string },
-    signal?: AbortSignal,
-  ): Promise<{ start: TseLogEntry; finish: TseLogEntry }>;
+export interface Tse {
+  transact(exchange: DeviceExchange, request: { clientId: string; processType: string; processData: string }): Promise<SignedTseTransaction>;
 }

@@ -1,4 +1,5 @@
-import type { TseIdentity, TseLogEntry } from './device.js';
+import type { ReceiptFiscalSection } from '../fiscalDevice.js';
+import type { SignedTseTransaction } from './device.js';
 import { buildReceiptQrData, formatTseTimestamp } from './receiptQr.js';
 
 /** What a signed KassenSichV operation publishes (DESIGN "Fiscal devices"); QR and fields carry the same values. */
@@ -21,18 +22,13 @@ export interface KassenSichVFiscalRecord {
     process_data: string;
   };
   verification: { qr_data: string };
-  /** Kept for the DSFinV-K export (TSE_TA_SIGZ_START, TSE_TA_SIG_START); not published in responses. */
+  /** Kept for the DSFinV-K export (TSE_TA_SIGZ_START) and the Style O start event; not published in Style M responses. */
   start_signature_counter: number;
+  /** Signature of the StartTransaction log, for the Style O start event; not published in Style M responses. */
+  start_signature: string;
 }
 
-export function buildFiscalRecord(input: {
-  tse: TseIdentity;
-  clientId: string;
-  start: TseLogEntry;
-  finish: TseLogEntry;
-  documentNumber: string;
-  documentType: string;
-}): KassenSichVFiscalRecord {
+export function buildFiscalRecord(input: SignedTseTransaction & { clientId: string; documentNumber: string; documentType: string }): KassenSichVFiscalRecord {
   const { tse, clientId, start, finish } = input;
   const qr = buildReceiptQrData({
     clientId,
@@ -67,5 +63,35 @@ export function buildFiscalRecord(input: {
     },
     verification: { qr_data: qr },
     start_signature_counter: start.signatureCounter,
+    start_signature: start.signature,
+  };
+}
+
+/** The record as `fiscal_information` publishes it (DESIGN "Fiscal devices"): the start log's counter and signature stay internal. */
+export type PublishedKassenSichVRecord = Omit<KassenSichVFiscalRecord, 'start_signature_counter' | 'start_signature'>;
+
+export function publishKassenSichVRecord(record: KassenSichVFiscalRecord): PublishedKassenSichVRecord {
+  const { start_signature_counter: _counter, start_signature: _signature, ...published } = record;
+  return published;
+}
+
+/** The TSE data § 6 KassenSichV requires on a receipt, and the DSFinV-K receipt QR string. */
+export function kassenSichVReceiptSection(record: PublishedKassenSichVRecord): ReceiptFiscalSection {
+  return {
+    heading: 'TSE-Daten',
+    rows: [
+      { label: 'TSE-Seriennummer', value: record.tss_serial_number, mono: true },
+      { label: 'Kassen-Seriennummer', value: record.pos_client_serial_number, mono: true },
+      { label: 'Transaktionsnummer', value: String(record.end_event.transaction_counter), mono: false },
+      { label: 'Signaturzähler', value: String(record.end_event.signature_counter), mono: false },
+      { label: 'Start', value: record.start_event.signed_at, mono: false },
+      { label: 'Ende', value: record.end_event.signed_at, mono: false },
+      { label: 'Signaturalgorithmus', value: record.signature_algorithm, mono: false },
+      { label: 'Zeitformat', value: record.time_format, mono: false },
+      { label: 'Prozesstyp', value: record.end_event.process_type, mono: false },
+      { label: 'Signatur', value: record.end_event.signature, mono: true },
+      { label: 'Öffentlicher Schlüssel', value: record.end_event.public_key, mono: true },
+    ],
+    qrData: record.verification.qr_data,
   };
 }

@@ -1,11 +1,10 @@
 import { createPrivateKey, randomBytes, scryptSync, type KeyObject } from 'node:crypto';
-import type { TseDevice } from '../../db/generated/client.js';
 import type { SqlClient } from '../../db/sql.js';
-import type { Tx } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secretBox.js';
 import { FiscalDeviceError } from '../deviceErrors.js';
-import type { KassenSichVDevice, TseIdentity, TseLogEntry } from './device.js';
+import type { DeviceExchange } from '../fiscalDevice.js';
+import type { SignedTseTransaction, Tse, TseIdentity, TseLogEntry } from './device.js';
 import { signTransactionLog, type TransactionOperationType } from './transactionLog.js';
 import { generateTseKeyMaterial, type TseSignatureAlgorithm } from './tseKeys.js';
 
@@ -16,7 +15,8 @@ const privateKeys = new Map<string, KeyObject>();
 const tseNow = (): Date => new Date(Math.floor(Date.now() / 1000) * 1000);
 
 export interface ProvisionedTse {
-  device: TseDevice;
+  id: string;
+  serialNumber: string;
   /** Shown once to the operator; only its hash is stored. */
   adminPin: string;
 }
@@ -27,35 +27,50 @@ export function hashAdminPin(pin: string, salt: string): string {
 
 /** Creates a software TSE: a fresh key pair (private key sealed at rest) and zeroed counters. */
 export async function provisionSoftwareTse(
-  tx: Tx,
+  sql: SqlClient,
   secrets: SecretBox,
   merchantId: string,
   algorithm: TseSignatureAlgorithm = 'ecdsa-plain-SHA256',
 ): Promise<ProvisionedTse> {
   const keys = generateTseKeyMaterial(algorithm);
   const adminPin = randomBytes(4).readUInt32BE().toString().padStart(10, '0').slice(-8);
-  const device = await tx.tseDevice.create({
-    data: {
-      id: newId('tse'),
+  const id = newId('tse');
+  await sql.query(
+    `INSERT INTO tse_devices (id, merchant_id, serial_number, public_key, private_key_enc, algorithm, admin_pin_hash, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'active')`,
+    [
+      id,
       merchantId,
-      serialNumber: keys.serialNumber,
-      publicKey: keys.publicKey.toString('base64'),
-      privateKeyEnc: secrets.seal(keys.privateKeyPem),
-      algorithm: keys.algorithm,
-      adminPinHash: hashAdminPin(adminPin, randomBytes(16).toString('hex')),
-      status: 'active',
-    },
-  });
-  return { device, adminPin };
+      keys.serialNumber,
+      keys.publicKey.toString('base64'),
+      secrets.seal(keys.privateKeyPem),
+      keys.algorithm,
+      hashAdminPin(adminPin, randomBytes(16).toString('hex')),
+    ],
+  );
+  return { id, serialNumber: keys.serialNumber, adminPin };
 }
 
-/** What signing needs of a TSE's stored record. */
-export type TseKeyRecord = Pick<TseDevice, 'id' | 'serialNumber' | 'publicKey' | 'privateKeyEnc' | 'algorithm'>;
-
-interface Counters {
+interface AdvancedTse {
   transaction_counter: string;
   signature_counter: string;
+  serial_number: string;
+  public_key: string;
+  private_key_enc: string;
+  algorithm: string;
 }
+
+/**
+ * One transaction: the transaction counter +1 and the signature counter +2 (start
+ * and finish log) in one UPDATE on the device row, which locks it, so concurrent
+ * signers take strictly consecutive numbers; the key comes back with the counters.
+ */
+const ADVANCE_FOR_TRANSACTION = `
+  UPDATE tse_devices
+     SET transaction_counter = transaction_counter + 1, signature_counter = signature_counter + 2
+   WHERE id = $1 AND status = 'active'
+  RETURNING transaction_counter::text AS transaction_counter, signature_counter::text AS signature_counter,
+            serial_number, public_key, private_key_enc, algorithm`;
 
 /**
  * The log row is written only while the device row holds the counters it was signed
@@ -67,161 +82,74 @@ const INSERT_TRANSACTION = `
   INSERT INTO tse_transactions (id, tse_id, client_id, transaction_number, state,
                                 start_signature_counter, start_log_time, start_signature,
                                 finish_signature_counter, finish_log_time, finish_signature, process_type, process_data)
-  SELECT $1, d.id, $3, $4::bigint, $5, $6::bigint, $7::timestamptz, $8, $9::bigint, $10::timestamptz, $11, $12, $13
+  SELECT $1, d.id, $3, $4::bigint, 'finished', $5::bigint, $6::timestamptz, $7, $8::bigint, $9::timestamptz, $10, $11, $12
     FROM tse_devices d
-   WHERE d.id = $2 AND d.transaction_counter = $4::bigint AND d.signature_counter = $14::bigint
+   WHERE d.id = $2 AND d.transaction_counter = $4::bigint AND d.signature_counter = $8::bigint
   RETURNING id`;
-
-const FINISH_TRANSACTION = `
-  UPDATE tse_transactions t
-     SET state = 'finished', finish_signature_counter = $2, finish_log_time = $3, finish_signature = $4,
-         process_type = $5, process_data = $6
-    FROM tse_devices d
-   WHERE t.id = $1 AND t.state = 'started' AND d.id = t.tse_id AND d.signature_counter = $2
-  RETURNING t.id`;
 
 /**
  * A software TSE after BSI TR-03151: every log is signed with ECDSA (plain
- * format); the transaction counter grows on StartTransaction and the signature
- * counter on every log, both in one UPDATE on the device row, which locks it so
- * concurrent signers take strictly consecutive numbers.
+ * format), its counters and logs live in the service's database, and a whole
+ * transaction (StartTransaction and FinishTransaction) is one exchange: one
+ * counter update and one log row in the caller's transaction.
  */
-export class SoftwareTse implements KassenSichVDevice {
+export class SoftwareTse implements Tse {
   constructor(
-    private readonly record: TseKeyRecord,
+    private readonly id: string,
     private readonly secrets: SecretBox,
   ) {}
 
-  identity(): TseIdentity {
-    return {
-      serialNumber: this.record.serialNumber,
-      publicKey: this.record.publicKey,
-      algorithm: this.record.algorithm as TseSignatureAlgorithm,
-    };
-  }
-
-  private privateKey(): KeyObject {
-    let key = privateKeys.get(this.record.id);
+  private privateKey(sealed: string): KeyObject {
+    let key = privateKeys.get(this.id);
     if (!key) {
-      key = createPrivateKey(this.secrets.open(this.record.privateKeyEnc));
-      privateKeys.set(this.record.id, key);
+      key = createPrivateKey(this.secrets.open(sealed));
+      privateKeys.set(this.id, key);
     }
     return key;
   }
 
-  private sign(
-    operationType: TransactionOperationType,
-    clientId: string,
-    transactionNumber: number,
-    signatureCounter: number,
-    processType: string,
-    processData: string,
-  ): TseLogEntry {
-    const logTime = tseNow();
-    const signed = signTransactionLog(
-      {
-        operationType,
-        clientId,
-        processType,
-        processData,
-        transactionNumber,
-        signatureCounter,
-        logTime,
-        serialNumber: this.record.serialNumber,
-        algorithm: this.record.algorithm as TseSignatureAlgorithm,
-      },
-      this.privateKey(),
-    );
-    return { transactionNumber, signatureCounter, logTime, signature: signed.signature.toString('base64'), processType, processData };
-  }
-
-  /** Advances the counters of an active device; the row stays locked until the caller's transaction ends. */
-  private async advance(sql: SqlClient, phase: 1 | 2, transactions: 0 | 1, signatures: 1 | 2): Promise<{ transaction: number; signature: number }> {
-    const [row] = await sql.query<Counters>(
-      `UPDATE tse_devices
-          SET transaction_counter = transaction_counter + $2::int, signature_counter = signature_counter + $3::int
-        WHERE id = $1 AND status = 'active'
-       RETURNING transaction_counter::text AS transaction_counter, signature_counter::text AS signature_counter`,
-      [this.record.id, transactions, signatures],
-    );
-    if (!row) throw new FiscalDeviceError(phase, 'inactive', 'The TSE is not active');
-    return { transaction: Number(row.transaction_counter), signature: Number(row.signature_counter) };
-  }
-
-  private async store(sql: SqlClient, clientId: string, start: TseLogEntry, finish: TseLogEntry | null): Promise<void> {
-    const latest = finish ?? start;
-    const stored = await sql.query(INSERT_TRANSACTION, [
-      newId('ttx'),
-      this.record.id,
-      clientId,
-      start.transactionNumber,
-      finish ? 'finished' : 'started',
-      start.signatureCounter,
-      start.logTime,
-      start.signature,
-      finish?.signatureCounter ?? null,
-      finish?.logTime ?? null,
-      finish?.signature ?? null,
-      finish?.processType ?? null,
-      finish?.processData ?? null,
-      latest.signatureCounter,
-    ]);
-    if (!stored.length) throw new FiscalDeviceError(1, 'rejected', 'The TSE counters moved while the transaction was logged');
-  }
-
-  async startTransaction(sql: SqlClient, clientId: string, signal?: AbortSignal): Promise<TseLogEntry> {
-    const counters = await this.advance(sql, 1, 1, 1);
-    signal?.throwIfAborted();
-    const entry = this.sign('StartTransaction', clientId, counters.transaction, counters.signature, '', '');
-    await this.store(sql, clientId, entry, null);
-    return entry;
-  }
-
-  /** Start and finish in one counter update: the start log takes n-1, the finish log n. */
-  async signTransaction(
-    sql: SqlClient,
+  transact(
+    exchange: DeviceExchange,
     request: { clientId: string; processType: string; processData: string },
-    signal?: AbortSignal,
-  ): Promise<{ start: TseLogEntry; finish: TseLogEntry }> {
-    const counters = await this.advance(sql, 1, 1, 2);
-    signal?.throwIfAborted();
-    const start = this.sign('StartTransaction', request.clientId, counters.transaction, counters.signature - 1, '', '');
-    const finish = this.sign('FinishTransaction', request.clientId, counters.transaction, counters.signature, request.processType, request.processData);
-    await this.store(sql, request.clientId, start, finish);
-    return { start, finish };
-  }
-
-  async finishTransaction(
-    sql: SqlClient,
-    request: { clientId: string; transactionNumber: number; processType: string; processData: string },
-    signal?: AbortSignal,
-  ): Promise<TseLogEntry> {
-    const [open] = await sql.query<{ id: string; state: string; client_id: string }>(
-      `SELECT id, state, client_id FROM tse_transactions WHERE tse_id = $1 AND transaction_number = $2`,
-      [this.record.id, request.transactionNumber],
-    );
-    if (!open || open.state !== 'started' || open.client_id !== request.clientId) {
-      throw new FiscalDeviceError(2, 'rejected', `Transaction ${request.transactionNumber} is not open for this client`);
-    }
-    const counters = await this.advance(sql, 2, 0, 1);
-    signal?.throwIfAborted();
-    const entry = this.sign(
-      'FinishTransaction',
-      request.clientId,
-      request.transactionNumber,
-      counters.signature,
-      request.processType,
-      request.processData,
-    );
-    const finished = await sql.query(FINISH_TRANSACTION, [
-      open.id,
-      entry.signatureCounter,
-      entry.logTime,
-      entry.signature,
-      entry.processType,
-      entry.processData,
-    ]);
-    if (!finished.length) throw new FiscalDeviceError(2, 'rejected', 'The TSE counters moved while the transaction was logged');
-    return entry;
+  ): Promise<SignedTseTransaction> {
+    return exchange(1, async (sql, signal) => {
+      const [row] = await sql.query<AdvancedTse>(ADVANCE_FOR_TRANSACTION, [this.id]);
+      if (!row) throw new FiscalDeviceError(1, 'inactive', 'The TSE is not active');
+      signal.throwIfAborted();
+      const tse: TseIdentity = {
+        serialNumber: row.serial_number,
+        publicKey: row.public_key,
+        algorithm: row.algorithm as TseSignatureAlgorithm,
+      };
+      const key = this.privateKey(row.private_key_enc);
+      const transactionNumber = Number(row.transaction_counter);
+      const finishCounter = Number(row.signature_counter);
+      const log = (operationType: TransactionOperationType, signatureCounter: number, processType: string, processData: string): TseLogEntry => {
+        const logTime = tseNow();
+        const signed = signTransactionLog(
+          { operationType, clientId: request.clientId, processType, processData, transactionNumber, signatureCounter, logTime, serialNumber: tse.serialNumber, algorithm: tse.algorithm },
+          key,
+        );
+        return { transactionNumber, signatureCounter, logTime, signature: signed.signature.toString('base64'), processType, processData };
+      };
+      const start = log('StartTransaction', finishCounter - 1, '', '');
+      const finish = log('FinishTransaction', finishCounter, request.processType, request.processData);
+      const stored = await sql.query(INSERT_TRANSACTION, [
+        newId('ttx'),
+        this.id,
+        request.clientId,
+        transactionNumber,
+        start.signatureCounter,
+        start.logTime,
+        start.signature,
+        finish.signatureCounter,
+        finish.logTime,
+        finish.signature,
+        finish.processType,
+        finish.processData,
+      ]);
+      if (!stored.length) throw new FiscalDeviceError(1, 'rejected', 'The TSE counters moved while the transaction was logged');
+      return { tse, start, finish };
+    });
   }
 }

@@ -4,17 +4,16 @@ import { formatAmount } from '../../domain/money.js';
 import { checkOperationTransition, type OperationStatus, type VoidReason } from '../../domain/operations/operationMachine.js';
 import type { GoodsMovementType, OperationType, PaymentInput } from '../../domain/operations/operationInput.js';
 import { validatePayments } from '../../domain/operations/paymentRules.js';
-import { KassenbelegMappingError, kassenbelegProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
 import { assertCurrentVersion } from '../../domain/resourceVersion.js';
-import { conflict, notFound, unprocessable, validationError } from '../../domain/errors.js';
+import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import type { FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
 import type { Finalize } from '../common/transactions.js';
 import { issueReceipt } from '../receipts/service.js';
 import type { ReceiptPlace } from '../receipts/snapshot.js';
 import { assertCompletableInSession, lockedSessionOf } from './boundSession.js';
 import { violationError } from './createGoodsMovement.js';
-import { signProcess, type SigningRegister } from './fiscalSigning.js';
+import { signOrReject } from '../common/fiscalSigning.js';
 import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
 import { discountsOf, lineItemsOf, type StoredPayment } from '../../db/records/operation.js';
 import type { z } from 'zod';
@@ -37,13 +36,11 @@ const LOCK_FOR_COMPLETION = `
      WHERE id = $1 AND merchant_id = $2 AND type <> 'refund'
        FOR UPDATE)
   SELECT ${OPERATION_COLUMNS},
-         r.name AS register_name, r.fiscalization_status, r.regime, r.client_id, r.device_simulation,
-         t.id AS tse_id, t.serial_number, t.public_key, t.private_key_enc, t.algorithm, t.status AS tse_status,
+         r.name AS register_name, r.fiscalization_status, r.regime, r.tse_id AS device_id, r.client_id, r.device_simulation,
          l.name AS location_name, l.address AS location_address,
          bound.status AS session_status
     FROM target o
     LEFT JOIN registers r ON r.id = o.register_id
-    LEFT JOIN tse_devices t ON t.id = r.tse_id
     LEFT JOIN locations l ON l.id = o.location_id
     LEFT JOIN LATERAL (${lockedSessionOf('o.session_id')}) bound ON true`;
 
@@ -51,36 +48,22 @@ interface CompletionRow extends OperationRow {
   register_name: string | null;
   fiscalization_status: string | null;
   regime: string | null;
+  device_id: string | null;
   client_id: string | null;
   device_simulation: string | null;
-  tse_id: string | null;
-  serial_number: string | null;
-  public_key: string | null;
-  private_key_enc: string | null;
-  algorithm: string | null;
-  tse_status: string | null;
   location_name: string | null;
   location_address: Prisma.JsonValue | null;
   session_status: string | null;
 }
 
-function signingRegisterOf(row: CompletionRow): SigningRegister {
+function fiscalRegisterOf(row: CompletionRow): FiscalRegister {
   return {
     id: row.register_id!,
     fiscalizationStatus: row.fiscalization_status!,
     regime: row.regime,
+    deviceId: row.device_id,
     clientId: row.client_id,
     deviceSimulation: row.device_simulation!,
-    tse: row.tse_id
-      ? {
-          id: row.tse_id,
-          serialNumber: row.serial_number!,
-          publicKey: row.public_key!,
-          privateKeyEnc: row.private_key_enc!,
-          algorithm: row.algorithm!,
-          status: row.tse_status!,
-        }
-      : null,
   };
 }
 
@@ -143,28 +126,16 @@ export async function completeOperation(
     const violations = validatePayments(type, operation.totalAmount!.toFixed(), payments, operation.currency);
     if (violations.length) throw violationError(violations);
 
-    let fiscalInformation: KassenSichVFiscalRecord | null = null;
+    let fiscalInformation: FiscalRecord | null = null;
     if (operation.source === 'POS') {
       if (!operation.registerId) throw validationError('A POS operation needs a register to complete', { field: 'register_id' });
-      let processData: string;
-      try {
-        processData = kassenbelegProcessData({
-          line_items: lineItemsOf(operation),
-          cart_level_discounts: discountsOf(operation),
-          tip_amount: operation.tipAmount!.toFixed(),
-          payments: stored,
-        });
-      } catch (error) {
-        if (error instanceof KassenbelegMappingError) {
-          throw unprocessable('regime_validation_failed', error.message, { field: error.field, regime: 'KassenSichV' });
-        }
-        throw error;
-      }
-      fiscalInformation = await signProcess(ctx, sql, signingRegisterOf(row), {
-        processType: 'Kassenbeleg-V1',
-        processData,
+      fiscalInformation = await signOrReject(ctx, sql, fiscalRegisterOf(row), {
+        kind: 'goods_movement',
         documentNumber: String(operation.sequenceNumber),
-        documentType: 'Beleg',
+        lineItems: lineItemsOf(operation),
+        cartLevelDiscounts: discountsOf(operation),
+        tipAmount: operation.tipAmount!.toFixed(),
+        payments: stored,
       });
     }
 

@@ -3,18 +3,17 @@ import type { AppContext } from '../../context.js';
 import { formatAmount, toAmount, type AmountLike } from '../../domain/money.js';
 import { cashCountDifference, expectedClosingAmount, isCashPayment, isPossibleDrawerAmount } from '../../domain/sessions/cashCount.js';
 import { checkSessionEvent, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
-import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
-import { cashCountProcessData, cashTransferProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
+import type { FiscalRecord, SessionRecordToSign } from '../../fiscal/fiscalDevice.js';
 import { conflict } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import { lockRegister } from '../registers/service.js';
+import { fiscalRegisterOf, lockRegister } from '../registers/service.js';
 import type { RegisterWithDevice } from '../registers/presenter.js';
 import type { Tx } from '../../db/transaction.js';
 import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
-import { signProcess } from './fiscalSigning.js';
+import { signOrReject } from '../common/fiscalSigning.js';
 import { paymentsOf, sessionDetailsOf, type StoredSessionDetails } from '../../db/records/operation.js';
 import type { SessionEventBody } from './schemas.js';
-import { sqlOf } from '../../db/sql.js';
+import { cancellableSqlOf, sqlOf } from '../../db/sql.js';
 
 const DEFAULT_CURRENCY = 'EUR';
 
@@ -31,6 +30,11 @@ async function expectedDrawer(tx: Tx, session: RegisterSession): Promise<string>
 }
 
 const signsFor = (register: RegisterWithDevice) => register.fiscalizationStatus === 'fiscalized';
+
+/** Signs a session record with the register's device in the event's transaction. */
+async function signSessionRecord(ctx: AppContext, tx: Tx, register: RegisterWithDevice, record: SessionRecordToSign): Promise<FiscalRecord | null> {
+  return signOrReject(ctx, await cancellableSqlOf(tx, ctx.sql), fiscalRegisterOf(register), record);
+}
 
 /**
  * Session events complete at once (contract 3.1, 3.2). The cash count is
@@ -64,7 +68,7 @@ export async function recordSessionEvent(
     const sequenceNumber = register.nextSequenceNumber;
     const documentNumber = String(sequenceNumber);
     let details: StoredSessionDetails;
-    let fiscal: KassenSichVFiscalRecord | null = null;
+    let fiscal: FiscalRecord | null = null;
     let registerChanges: { currentSessionId?: string | null; nextClosingNumber?: { increment: number } } = {};
 
     switch (body.type) {
@@ -88,12 +92,7 @@ export async function recordSessionEvent(
         assertPossibleDrawer(counted, 'counted_closing_amount', 'counted_closing_amount must not be negative');
         const difference = formatAmount(cashCountDifference(counted, expected));
         if (signsFor(register)) {
-          fiscal = await signProcess(ctx, sqlOf(tx), register, {
-            processType: 'SonstigerVorgang',
-            processData: cashCountProcessData(counted, expected, difference, currency),
-            documentNumber,
-            documentType: 'Kassenzaehlung',
-          });
+          fiscal = await signSessionRecord(ctx, tx, register, { kind: 'cash_count', documentNumber, counted, expected, difference, currency });
         }
         session = await tx.registerSession.update({
           where: { id: current.id },
@@ -125,12 +124,7 @@ export async function recordSessionEvent(
           );
         }
         if (adjustment !== null && !toAmount(adjustment).isZero() && signsFor(register)) {
-          fiscal = await signProcess(ctx, sqlOf(tx), register, {
-            processType: 'Kassenbeleg-V1',
-            processData: cashTransferProcessData(adjustment, currency),
-            documentNumber,
-            documentType: 'AVTransfer',
-          });
+          fiscal = await signSessionRecord(ctx, tx, register, { kind: 'cash_transfer', documentNumber, amount: adjustment, currency });
         }
         session = await tx.registerSession.update({
           where: { id: current.id },

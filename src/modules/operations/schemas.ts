@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FiscalInformation } from '../fiscalRecords/schemas.js';
 import { boundedTimestampInput, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 import { VOID_REASONS } from '../../domain/operations/operationMachine.js';
 
@@ -182,30 +183,6 @@ export const PaymentView = z.object({
 });
 const CartLevelDiscountView = z.object({ id: z.string(), amount: z.string(), description: z.string().nullable() });
 
-export const KassenSichVFiscalInformation = z
-  .object({
-    regime: z.literal('KassenSichV'),
-    document_number: z.string(),
-    document_type: z.string(),
-    tss_serial_number: z.string(),
-    pos_client_serial_number: z.string(),
-    signature_algorithm: z.string(),
-    time_format: z.string(),
-    start_event: z.object({ signed_at: Timestamp }),
-    end_event: z.object({
-      signed_at: Timestamp,
-      transaction_counter: z.number().int(),
-      signature_counter: z.number().int(),
-      signature: z.string(),
-      public_key: z.string(),
-      process_type: z.string(),
-      process_data: z.string(),
-    }),
-    verification: z.object({ qr_data: z.string() }),
-  })
-  .meta({ id: 'KassenSichVFiscalInformation' });
-
-export type KassenSichVFiscalInformationView = z.infer<typeof KassenSichVFiscalInformation>;
 
 const common = {
   id: z.string(),
@@ -234,7 +211,7 @@ const goodsCommon = {
   total_amount: z.string(),
   line_items: z.array(LineItemView),
   payments: z.array(PaymentView),
-  fiscal_information: KassenSichVFiscalInformation.nullable(),
+  fiscal_information: FiscalInformation.nullable(),
   receipt_id: z.string().nullable(),
   note: z.string().nullable(),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FiscalInformation } from '../fiscalRecords/schemas.js';
 import { Timestamp } from '../common/schemas.js';
 
 export const Receipt = z
@@ -33,7 +34,7 @@ export const Receipt = z
     payments: z.array(z.object({ method: z.string(), amount: z.number(), details: z.record(z.string(), z.string()) })),
     links: z.object({ self: z.string(), pdf: z.string(), hosted: z.string() }),
     external_reference: z.string().nullable(),
-    fiscal: z.record(z.string(), z.unknown()),
+    fiscal: FiscalInformation.or(z.strictObject({}).describe('Empty: the operation carries no fiscal signature (an ONLINE goods movement)')),
     metadata: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'Receipt' });

@@ -2,10 +2,11 @@ import type { Location, Merchant, Operation, Register } from '../../db/generated
 import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
 import type { ReceiptDocument } from '../../receipts/receiptDocument.js';
 import type { AddressValue } from '../../db/records/address.js';
-import { presentFiscalInformation } from '../operations/presenter.js';
+import { receiptSectionOf } from '../../fiscal/regimes.js';
+import { presentFiscalInformation } from '../fiscalRecords/presenter.js';
+import type { FiscalInformationView } from '../fiscalRecords/schemas.js';
 import { discountsOf, lineItemsOf, paymentsOf } from '../../db/records/operation.js';
 import { fiscalRecordOf } from '../operations/records.js';
-import type { KassenSichVFiscalInformationView } from '../operations/schemas.js';
 
 /**
  * What a receipt shows, frozen when it is issued: later changes to the
@@ -34,7 +35,7 @@ export interface ReceiptSnapshot {
   totals: { total_gross: string; total_net: string; total_tax: string; tip: string };
   tax_breakdown: { rate: string; net: string; tax: string; gross: string }[];
   payments: { method: string; amount: string; details: Record<string, string> }[];
-  fiscal: KassenSichVFiscalInformationView | null;
+  fiscal: FiscalInformationView | null;
 }
 
 function merchantTaxId(merchant: Merchant, countryCode: string): string | null {
@@ -158,22 +159,6 @@ export function toReceiptDocument(receiptId: string, snapshot: ReceiptSnapshot):
     totals: { gross: snapshot.totals.total_gross, net: snapshot.totals.total_net, tax: snapshot.totals.total_tax, tip: snapshot.totals.tip },
     taxBreakdown: snapshot.tax_breakdown,
     payments: snapshot.payments.map((payment) => ({ method: payment.method, amount: payment.amount })),
-    fiscal: fiscal
-      ? {
-          regime: 'KassenSichV',
-          tseSerial: fiscal.tss_serial_number,
-          clientId: fiscal.pos_client_serial_number,
-          transactionNumber: fiscal.end_event.transaction_counter,
-          signatureCounter: fiscal.end_event.signature_counter,
-          startTime: fiscal.start_event.signed_at,
-          endTime: fiscal.end_event.signed_at,
-          signatureAlgorithm: fiscal.signature_algorithm,
-          timeFormat: fiscal.time_format,
-          signature: fiscal.end_event.signature,
-          publicKey: fiscal.end_event.public_key,
-          processType: fiscal.end_event.process_type,
-          qrData: fiscal.verification.qr_data,
-        }
-      : null,
+    fiscal: fiscal && receiptSectionOf(fiscal),
   };
 }

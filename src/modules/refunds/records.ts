@@ -1,6 +1,6 @@
 import type { Operation } from '../../db/generated/client.js';
 import type { Totals } from '../../domain/styleO/totals.js';
-import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import type { FiscalRecord } from '../../fiscal/fiscalDevice.js';
 import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from '../styleO/schemas.js';
 
 /**
@@ -10,8 +10,8 @@ import type { OrganizationCartDiscountView, OrganizationLineItemView, Organizati
  * - the Style M columns (line_items, payments, *_amount) mirrored as a return
  *   would hold them (negative decimal strings), so the cash count and the
  *   DSFinV-K export read a refund like any goods movement coming back;
- * - fiscal_information: the KassenSichV record once signed (plus the start
- *   log's signature), fiscal_error the reason of the last failed attempt.
+ * - fiscal_information: the fiscal record once signed, fiscal_error the
+ *   reason of the last failed attempt.
  */
 export interface StoredRefundData {
   currency: string;
@@ -21,10 +21,7 @@ export interface StoredRefundData {
   totals: Totals;
 }
 
-export interface StoredRefundFiscal extends KassenSichVFiscalRecord {
-  /** Signature of the StartTransaction log (Style O shows both events in full). */
-  start_signature: string;
-}
+export type StoredRefundFiscal = FiscalRecord;
 
 export interface StoredFiscalFailure {
   phase: 1 | 2 | null;

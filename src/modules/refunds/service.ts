@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import { buildRefundDocument, earlierRefundsOf, mirroredStyleM, type EarlierRefunds } from '../../domain/styleO/refundDocument.js';
 import type { RefundSelection } from '../../domain/styleO/refundPlan.js';
 import { checkSessionEvent } from '../../domain/sessions/sessionMachine.js';
-import { KassenbelegMappingError } from '../../fiscal/kassensichv/kassenbeleg.js';
+import { RegimeRuleError } from '../../fiscal/fiscalDevice.js';
+import { regimeNamed } from '../../fiscal/regimes.js';
 import { conflict, notFound, unprocessable, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../db/transaction.js';
@@ -13,7 +14,7 @@ import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';
 import type { CreateRefundInput } from './schemas.js';
-import { fiscalUpdate, refundProcessData, signRefund } from './signing.js';
+import { fiscalUpdate, refundToSign, signRefund } from './signing.js';
 import { styleOViewOfGoodsMovement } from './styleMView.js';
 import { sqlOf } from '../../db/sql.js';
 
@@ -72,18 +73,15 @@ export async function createRefund(
     }
     const data: StoredRefundData = built.document;
     const mirrored = mirroredStyleM(data, newId);
-    if (register.regime === 'KassenSichV') {
-      try {
-        refundProcessData(mirrored);
-      } catch (error) {
-        if (error instanceof KassenbelegMappingError) {
-          throw unprocessable('regime_validation_failed', `The sale cannot be refunded on a KassenSichV register: ${error.message}`, {
-            field: 'original_operation_id',
-            regime: 'KassenSichV',
-          });
-        }
-        throw error;
-      }
+    // A refund its register's regime could never sign is refused now, not left to fail at completion.
+    try {
+      regimeNamed(register.regime)?.checkGoodsMovement(refundToSign({ sequenceNumber: register.nextSequenceNumber, ...mirrored }));
+    } catch (error) {
+      if (!(error instanceof RegimeRuleError)) throw error;
+      throw unprocessable('regime_validation_failed', `The sale cannot be refunded on a ${error.regime} register: ${error.message}`, {
+        field: 'original_operation_id',
+        regime: error.regime,
+      });
     }
 
     await tx.register.update({ where: { id: register.id }, data: { nextSequenceNumber: { increment: 1 } } });

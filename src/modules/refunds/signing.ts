@@ -1,27 +1,28 @@
 import { Prisma, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { cancellableSqlOf } from '../../db/sql.js';
-import { FiscalDeviceError } from '../../fiscal/deviceErrors.js';
-import { buildFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
-import { kassenbelegProcessData } from '../../fiscal/kassensichv/kassenbeleg.js';
-import { runDeviceTransaction, signingDeviceFor } from '../operations/fiscalSigning.js';
+import type { GoodsMovementToSign } from '../../fiscal/fiscalDevice.js';
+import { signOrRecordFailure } from '../common/fiscalSigning.js';
 import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../../db/records/operation.js';
-import type { RegisterWithDevice } from '../registers/presenter.js';
+import { deviceDescriptionOf, type RegisterWithDevice } from '../registers/presenter.js';
+import { fiscalRegisterOf } from '../registers/service.js';
 import type { Tx } from '../../db/transaction.js';
 import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
 
 /**
- * processData of a refund (Kassenbeleg-V1, Vorgangstyp Beleg): the refund's
- * mirrored Style M lines and payments, all negative, so the signed amounts are
- * negative as for any goods coming back.
+ * A refund as its register's device signs it: the refund's mirrored Style M
+ * lines and payments, all negative, so the signed amounts are negative as for
+ * any goods coming back.
  */
-export function refundProcessData(refund: { lineItems: StoredLineItem[]; payments: StoredPayment[] }): string {
-  return kassenbelegProcessData({
-    line_items: refund.lineItems,
-    cart_level_discounts: [],
-    tip_amount: '0',
+export function refundToSign(refund: { sequenceNumber: number | null; lineItems: StoredLineItem[]; payments: StoredPayment[] }): GoodsMovementToSign {
+  return {
+    kind: 'goods_movement',
+    documentNumber: String(refund.sequenceNumber),
+    lineItems: refund.lineItems,
+    cartLevelDiscounts: [],
+    tipAmount: '0',
     payments: refund.payments,
-  });
+  };
 }
 
 export type SigningOutcome = { ok: true; record: StoredRefundFiscal } | { ok: false; failure: StoredFiscalFailure };
@@ -36,47 +37,28 @@ export function nextAttemptAt(attempts: number, now: Date): Date {
 }
 
 /**
- * Signs a refund with the register's TSE inside the caller's transaction.
- * Register preconditions (not fiscalized, no active device) throw the 422 of
- * signingDeviceFor. A device failure does not: the device's partial work is
- * rolled back to a savepoint and the failure is returned, so the caller can
- * record the refund as completed with fiscal_state failed.
+ * Signs a refund with the register's device inside the caller's transaction
+ * (the one signing flow, src/fiscal/signing.ts). A register that cannot sign
+ * is 422; a device failure is returned, its partial work rolled back, so the
+ * caller can record the refund as completed with fiscal_state failed.
  */
 export async function signRefund(ctx: AppContext, tx: Tx, register: RegisterWithDevice, refund: Operation): Promise<SigningOutcome> {
-  const { device, clientId } = signingDeviceFor(ctx, register);
-  const identity = device.identity();
-  const processData = refundProcessData({ lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
-  const sql = await cancellableSqlOf(tx, ctx.sql);
-  await tx.$executeRawUnsafe('SAVEPOINT refund_signing');
-  try {
-    const process = { processType: 'Kassenbeleg-V1', processData };
-    const { start, finish } = await runDeviceTransaction(device, sql, clientId, process, ctx.config.deviceTimeoutMs);
-    await tx.$executeRawUnsafe('RELEASE SAVEPOINT refund_signing');
-    const record = buildFiscalRecord({
-      tse: identity,
-      clientId,
-      start,
-      finish,
-      documentNumber: String(refund.sequenceNumber),
-      documentType: 'Beleg',
-    });
-    return { ok: true, record: { ...record, start_signature: start.signature } };
-  } catch (error) {
-    if (!(error instanceof FiscalDeviceError)) throw error;
-    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT refund_signing');
-    return {
-      ok: false,
-      failure: {
-        phase: error.phase,
-        reason: error.reason,
-        message: error.message,
-        failed_at: new Date().toISOString(),
-        tse_serial: identity.serialNumber,
-        client_id: clientId,
-        signature_algorithm: identity.algorithm,
-      },
-    };
-  }
+  const movement = refundToSign({ sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
+  const outcome = await signOrRecordFailure(ctx, await cancellableSqlOf(tx, ctx.sql), fiscalRegisterOf(register), movement);
+  if (outcome.ok) return { ok: true, record: outcome.record! };
+  const device = deviceDescriptionOf(register);
+  return {
+    ok: false,
+    failure: {
+      phase: outcome.failure.phase,
+      reason: outcome.failure.reason,
+      message: outcome.failure.message,
+      failed_at: outcome.failure.failedAt.toISOString(),
+      tse_serial: device.serial,
+      client_id: device.clientId,
+      signature_algorithm: device.signatureAlgorithm,
+    },
+  };
 }
 
 /** The fiscal columns after a signing attempt (the attempt count includes this one). */

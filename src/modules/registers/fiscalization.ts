@@ -1,9 +1,9 @@
 import type { Merchant } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
-import { provisionSoftwareTse } from '../../fiscal/kassensichv/softwareTse.js';
+import { FiscalPreconditionError } from '../../fiscal/fiscalDevice.js';
+import { builtRegimeCountries, regimeForCountry, regimeNamed } from '../../fiscal/regimes.js';
 import type { DeviceSimulation } from '../../fiscal/simulatedFaults.js';
 import { conflict, validationError } from '../../domain/errors.js';
-import { randomBase62 } from '../../lib/ids.js';
 import type { AddressValue } from '../../db/records/address.js';
 import type { Finalize } from '../common/transactions.js';
 import type { RegisterWithDevice } from './presenter.js';
@@ -13,8 +13,9 @@ import { sqlOf } from '../../db/sql.js';
 const withDevice = { tse: true } as const;
 
 /**
- * not_fiscalized -> fiscalized: a German register gets its own software TSE
- * and a client id (contract 4.1; DESIGN "Fiscal devices").
+ * not_fiscalized -> fiscalized under the regime of the location's country
+ * (DESIGN "One fiscal layer for three regimes"), which provisions the
+ * register's device: for a German register its own software TSE and a client id.
  */
 export async function fiscalizeRegister(
   ctx: AppContext,
@@ -32,29 +33,33 @@ export async function fiscalizeRegister(
         { fiscalization_status: register.fiscalizationStatus, alias: 'fiscalization_conflict' },
       );
     }
-    const identities = merchant.fiscalIdentities as { country_code: string }[];
-    if (!identities.some((identity) => identity.country_code === 'DEU')) {
-      throw validationError('The merchant has no DEU fiscal identity', { field: 'fiscal_identities', required_country_code: 'DEU' });
-    }
     const location = await tx.location.findUniqueOrThrow({ where: { id: register.locationId } });
     const country = (location.address as AddressValue).country_code;
-    if (country !== 'DEU') {
-      throw validationError('KassenSichV fiscalization needs a location in Germany', {
+    const regime = regimeForCountry(country);
+    if (!regime) {
+      throw validationError(`Registers can be fiscalized at locations in ${builtRegimeCountries().join(', ')} only`, {
         field: 'location_id',
         location_country_code: country,
       });
     }
-    const { device } = await provisionSoftwareTse(tx, ctx.secrets, merchant.id);
+    const identities = merchant.fiscalIdentities as { country_code: string }[];
+    const identity = identities.find((candidate) => candidate.country_code === regime.countryCode);
+    if (!identity) {
+      throw validationError(`The merchant has no ${regime.countryCode} fiscal identity`, {
+        field: 'fiscal_identities',
+        required_country_code: regime.countryCode,
+      });
+    }
+    const device = await regime.provision(sqlOf(tx), { secrets: ctx.secrets }, { merchantId: merchant.id, registerId: id, fiscalIdentity: identity });
     const now = new Date();
     const fiscalized = await tx.register.update({
       where: { id },
       data: {
         fiscalizationStatus: 'fiscalized',
-        regime: 'KassenSichV',
+        regime: regime.regime,
         fiscalizedAt: now,
-        tseId: device.id,
-        // TR-03151 client ids are PrintableString: no underscore, so not the register id itself.
-        clientId: `ERS-${randomBase62(20)}`,
+        tseId: device.deviceId,
+        clientId: device.clientId,
         resourceVersion: { increment: 1 },
         updatedAt: now,
       },
@@ -65,7 +70,7 @@ export async function fiscalizeRegister(
   });
 }
 
-/** fiscalized -> decommissioned (KassenSichV only): the TSE is taken out of service for good. */
+/** fiscalized -> decommissioned, for regimes with such a step (KassenSichV): the device is taken out of service for good. */
 export async function decommissionRegister(
   ctx: AppContext,
   merchant: Merchant,
@@ -82,17 +87,20 @@ export async function decommissionRegister(
         { fiscalization_status: register.fiscalizationStatus, alias: 'decommission_conflict' },
       );
     }
-    if (register.regime !== 'KassenSichV') {
+    const regime = regimeNamed(register.regime);
+    if (!regime?.decommission) {
       throw validationError('Only KassenSichV registers can be decommissioned', { field: 'register_id', regime: register.regime });
     }
-    if (!register.tse || register.tse.status !== 'active' || !register.clientId) {
+    if (!register.tseId || !register.clientId) {
       throw validationError('The register has no active fiscal device or client', { field: 'register_id' });
     }
-    if (!register.tse.adminPinHash) {
-      throw validationError('The fiscal device has no admin PIN, so it cannot be decommissioned', { field: 'register_id' });
-    }
     const now = new Date();
-    await tx.tseDevice.update({ where: { id: register.tse.id }, data: { status: 'decommissioned', decommissionedAt: now } });
+    try {
+      await regime.decommission(sqlOf(tx), register.tseId, now);
+    } catch (error) {
+      if (error instanceof FiscalPreconditionError) throw validationError(error.message, error.details);
+      throw error;
+    }
     const decommissioned = await tx.register.update({
       where: { id },
       data: { fiscalizationStatus: 'decommissioned', decommissionedAt: now, resourceVersion: { increment: 1 }, updatedAt: now },

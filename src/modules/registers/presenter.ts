@@ -3,6 +3,11 @@ import type { RegisterView } from './schemas.js';
 
 export type RegisterWithDevice = Register & { tse: TseDevice | null };
 
+/** The register's device as its `fiscalization` and a failed signing attempt name it. */
+export function deviceDescriptionOf(register: RegisterWithDevice): { serial: string | null; clientId: string | null; signatureAlgorithm: string | null } {
+  return { serial: register.tse?.serialNumber ?? null, clientId: register.clientId, signatureAlgorithm: register.tse?.algorithm ?? null };
+}
+
 export function presentRegister(register: RegisterWithDevice): RegisterView {
   return {
     id: register.id,
@@ -16,7 +21,7 @@ export function presentRegister(register: RegisterWithDevice): RegisterView {
         ? {
             regime: register.regime as NonNullable<RegisterView['fiscalization']>['regime'],
             fiscalized_at: register.fiscalizedAt.toISOString(),
-            tse_serial: register.tse?.serialNumber ?? null,
+            tse_serial: deviceDescriptionOf(register).serial,
             client_id: register.clientId,
           }
         : null,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { Merchant } from '../../db/generated/client.js';
+import type { Merchant, Register } from '../../db/generated/client.js';
+import type { FiscalRegister } from '../../fiscal/fiscalDevice.js';
 import type { AppContext } from '../../context.js';
 import { assertCurrentVersion } from '../../domain/resourceVersion.js';
 import { conflict, notFound } from '../../domain/errors.js';
@@ -11,6 +12,18 @@ import type { CreateRegisterBody, UpdateRegisterBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
 
 const withDevice = { tse: true } as const;
+
+/** A register as the fiscal layer sees it. */
+export function fiscalRegisterOf(register: Register): FiscalRegister {
+  return {
+    id: register.id,
+    regime: register.regime,
+    fiscalizationStatus: register.fiscalizationStatus,
+    deviceId: register.tseId,
+    clientId: register.clientId,
+    deviceSimulation: register.deviceSimulation,
+  };
+}
 
 export async function findRegister(db: AppContext['db'] | Tx, merchant: Merchant, id: string): Promise<RegisterWithDevice> {
   const register = await db.register.findFirst({ where: { id, merchantId: merchant.id }, include: withDevice });

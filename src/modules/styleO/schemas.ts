@@ -202,9 +202,10 @@ const StartEvent = z.object({
 
 const EndEvent = StartEvent.extend({ public_key: z.string() });
 
-export const OrganizationFiscal = z
+/** The Style O fiscal block of a KassenSichV register: both TSE events in full. */
+const KassenSichVOrganizationFiscal = z
   .object({
-    regime: z.string(),
+    regime: z.literal('KassenSichV'),
     document_type: z.string(),
     transmission_status: z.enum(['pending', 'succeeded', 'failed']),
     fiscal_unit_id: z.string().nullable(),
@@ -234,7 +235,12 @@ export const OrganizationFiscal = z
       .nullable()
       .describe('Why the last signing attempt failed, while fiscal_state is failed'),
   })
-  .meta({ id: 'OrganizationFiscal' });
+  .meta({ id: 'KassenSichVOrganizationFiscal' });
+
+/** The fiscal block (contract 2.8, 2.9): a union on `regime`, one variant per regime. */
+export const OrganizationFiscal = z
+  .discriminatedUnion('regime', [KassenSichVOrganizationFiscal])
+  .meta({ id: 'OrganizationFiscal', discriminator: { propertyName: 'regime' } });
 
 export const Cashier = z.object({ id: z.string(), display_name: z.string().nullable() });
 

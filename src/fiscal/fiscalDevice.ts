@@ -1,0 +1,139 @@
+import type { SqlClient } from '../db/sql.js';
+import type { SecretBox } from '../lib/secretBox.js';
+import type { KassenSichVFiscalRecord, PublishedKassenSichVRecord } from './kassensichv/fiscalInformation.js';
+
+/**
+ * The regime-neutral fiscal port (DESIGN "One fiscal layer for three regimes").
+ * Operations, refunds, receipts and registers talk to these types only; each
+ * regime is a folder under src/fiscal/ that implements FiscalRegime, listed
+ * once in regimes.ts.
+ */
+export const REGIMES = ['KassenSichV', 'RKSV', 'RT'] as const;
+export type Regime = (typeof REGIMES)[number];
+
+/** What a signed record stores: a union on `regime`, one variant per regime. */
+export type FiscalRecord = KassenSichVFiscalRecord;
+
+/** What a signed record publishes (`fiscal_information`, the receipt's `fiscal`): the stored record less what stays internal. */
+export type PublishedFiscalRecord = PublishedKassenSichVRecord;
+
+/** The fiscal part of a printed receipt: what the regime's law requires on it, and the QR code's content. */
+export interface ReceiptFiscalSection {
+  heading: string;
+  /** `mono`: long machine values (serials, base64), printed in a monospace font. */
+  rows: { label: string; value: string; mono: boolean }[];
+  qrData: string;
+}
+
+/** A goods movement's receipt as a regime signs it: sale, return, exchange or refund (amounts as decimal strings). */
+export interface GoodsMovementToSign {
+  kind: 'goods_movement';
+  /** The register's sequence number of the operation. */
+  documentNumber: string;
+  lineItems: { type: 'item' | 'gift_card'; total_amount: string; taxes: { rate: string }[] }[];
+  cartLevelDiscounts: { amount: string }[];
+  tipAmount: string;
+  payments: { method: string; amount: string; currency: string }[];
+}
+
+/** Register-session records a regime may sign (contract 3.2). */
+export type SessionRecordToSign =
+  | { kind: 'cash_count'; documentNumber: string; counted: string; expected: string; difference: string; currency: string }
+  | { kind: 'cash_transfer'; documentNumber: string; amount: string; currency: string };
+
+export type RecordToSign = GoodsMovementToSign | SessionRecordToSign;
+
+/**
+ * One exchange with the device, run by the signing flow: bounded by
+ * DEVICE_TIMEOUT_MS, given its own view of the caller's transaction and an
+ * abort signal. Phase 1 is before the device recorded anything of the
+ * record, phase 2 after; a failure names its phase.
+ */
+export type DeviceExchange = <T>(phase: 1 | 2, exchange: (sql: SqlClient, signal: AbortSignal) => Promise<T>) => Promise<T>;
+
+/** A register's fiscal device, ready to sign. */
+export interface FiscalDevice {
+  /** Signs one record; null when the regime does not sign records of its kind. */
+  sign(exchange: DeviceExchange, record: RecordToSign): Promise<FiscalRecord | null>;
+}
+
+/** A register as the fiscal layer sees it. */
+export interface FiscalRegister {
+  id: string;
+  regime: string | null;
+  fiscalizationStatus: string;
+  /** The regime's own record of the register's device (KassenSichV: the TSE). */
+  deviceId: string | null;
+  clientId: string | null;
+  /** Sandbox fault simulation of the device (DESIGN: PUT /registers/{id}/simulation). */
+  deviceSimulation: string;
+}
+
+/** What every regime's device is known by: the register's `fiscalization` (contract 2.3) shows it. */
+export interface DeviceIdentity {
+  deviceId: string;
+  /** `fiscalization.tse_serial`: the TSE serial, the RKSV signature device id, the RT matricola. */
+  serial: string;
+  /** `fiscalization.client_id`: the TSE client, the RKSV Kassen-ID, the RT register id. */
+  clientId: string;
+}
+
+export interface FiscalDependencies {
+  secrets: SecretBox;
+}
+
+/** A register's place and owner, as provisioning needs them. */
+export interface ProvisioningRequest {
+  merchantId: string;
+  registerId: string;
+  /** The merchant's fiscal identity of the regime's country. */
+  fiscalIdentity: Record<string, unknown>;
+}
+
+/** A rule of the regime that a record breaks (422 regime_validation_failed naming the field). */
+export class RegimeRuleError extends Error {
+  constructor(
+    readonly regime: Regime,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RegimeRuleError';
+  }
+}
+
+/**
+ * The register or its device is in no state to do what was asked (not fiscalized,
+ * no active device, no admin PIN): 422 validation_error naming the register.
+ */
+export class FiscalPreconditionError extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'FiscalPreconditionError';
+  }
+}
+
+/** One fiscal regime: how its registers get a device, how that device signs, and its own rules. */
+export interface FiscalRegime {
+  readonly regime: Regime;
+  /** ISO 3166-1 alpha-3 country whose locations and fiscal identities the regime serves. */
+  readonly countryCode: string;
+  /** Creates the register's device inside the caller's transaction. */
+  provision(sql: SqlClient, deps: FiscalDependencies, request: ProvisioningRequest): Promise<DeviceIdentity>;
+  /** The register's device, ready to sign. */
+  open(register: FiscalRegister & { deviceId: string; clientId: string }, deps: FiscalDependencies): FiscalDevice;
+  /** The record as responses publish it. */
+  publish(record: FiscalRecord): PublishedFiscalRecord;
+  /** What a printed receipt shows of a published record. */
+  receiptSection(record: PublishedFiscalRecord): ReceiptFiscalSection;
+  /** Throws RegimeRuleError when the goods movement cannot be signed under the regime. */
+  checkGoodsMovement(movement: GoodsMovementToSign): void;
+  /**
+   * Takes the register's device out of service for good, when the regime has
+   * such a step (KassenSichV); absent otherwise.
+   */
+  decommission?(sql: SqlClient, deviceId: string, at: Date): Promise<void>;
+}

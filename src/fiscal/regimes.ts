@@ -1,0 +1,76 @@
+import {
+  FiscalPreconditionError,
+  type FiscalDependencies,
+  type FiscalDevice,
+  type FiscalRecord,
+  type FiscalRegime,
+  type FiscalRegister,
+  type PublishedFiscalRecord,
+  type ReceiptFiscalSection,
+  type Regime,
+} from './fiscalDevice.js';
+import { kassenSichV } from './kassensichv/regime.js';
+import { SimulatedFaultsDevice, type DeviceSimulation } from './simulatedFaults.js';
+
+/** Every regime the service can fiscalize a register under; a new regime is one more entry. */
+const BUILT_REGIMES: readonly FiscalRegime[] = [kassenSichV];
+
+/** The countries whose registers can be fiscalized. */
+export function builtRegimeCountries(): string[] {
+  return BUILT_REGIMES.map((regime) => regime.countryCode);
+}
+
+/** The regime of a location's country, or undefined when the service has none for it. */
+export function regimeForCountry(countryCode: string): FiscalRegime | undefined {
+  return BUILT_REGIMES.find((regime) => regime.countryCode === countryCode);
+}
+
+/** The regime a register was fiscalized under. */
+export function regimeNamed(name: string | null): FiscalRegime | undefined {
+  return BUILT_REGIMES.find((regime) => regime.regime === name);
+}
+
+/** The regime that signed `record`; records are only ever written by a built regime. */
+function regimeOf(record: { regime: string }): FiscalRegime {
+  const regime = regimeNamed(record.regime);
+  if (!regime) throw new Error(`No fiscal regime ${record.regime} is built`);
+  return regime;
+}
+
+/** A stored record as responses publish it. */
+export const publishedRecord = (record: FiscalRecord): PublishedFiscalRecord => regimeOf(record).publish(record);
+
+/** What a printed receipt shows of a published record. */
+export const receiptSectionOf = (record: PublishedFiscalRecord): ReceiptFiscalSection => regimeOf(record).receiptSection(record);
+
+export interface DeviceChoice {
+  /** 'sandbox' applies the register's fault simulation. */
+  environment: 'sandbox' | 'production';
+}
+
+/**
+ * The one place that chooses a register's device: its regime's, wrapped in the
+ * sandbox fault simulation when one is set. A register that cannot sign is a
+ * FiscalPreconditionError (contract 7: complete on a register that is not
+ * fiscalized or lacks an active device or client).
+ */
+export function deviceFor(register: FiscalRegister, deps: FiscalDependencies & DeviceChoice): { regime: Regime; device: FiscalDevice } {
+  const regime = regimeNamed(register.regime);
+  if (register.fiscalizationStatus !== 'fiscalized' || !regime) {
+    throw new FiscalPreconditionError('The register is not fiscalized', {
+      field: 'register_id',
+      register_id: register.id,
+      fiscalization_status: register.fiscalizationStatus,
+    });
+  }
+  const { deviceId, clientId } = register;
+  if (!deviceId || !clientId) {
+    throw new FiscalPreconditionError('The register has no active fiscal device or client', { field: 'register_id', register_id: register.id });
+  }
+  const device = regime.open({ ...register, deviceId, clientId }, deps);
+  const simulation = register.deviceSimulation as DeviceSimulation;
+  return {
+    regime: regime.regime,
+    device: deps.environment === 'sandbox' && simulation !== 'ok' ? new SimulatedFaultsDevice(device, simulation) : device,
+  };
+}

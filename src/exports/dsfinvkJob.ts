@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { ExportJob, Operation, RegisterSession } from '../db/generated/client.js';
 import type { Prisma } from '../db/database.js';
+import { EXPORT_FORMATS, EXPORTED_FISCALIZATION_STATUSES } from './exportFormats.js';
 import type { KassenSichVFiscalRecord } from '../fiscal/kassensichv/fiscalInformation.js';
 import type { AddressValue } from '../db/records/address.js';
 import { discountsOf, lineItemsOf, paymentsOf } from '../db/records/operation.js';
@@ -124,8 +125,8 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
     const registers = await db.register.findMany({
       where: {
         merchantId: job.merchantId,
-        regime: 'KassenSichV',
-        fiscalizationStatus: { in: ['fiscalized', 'decommissioned'] },
+        regime: EXPORT_FORMATS.dsfinvk.regime,
+        fiscalizationStatus: { in: EXPORTED_FISCALIZATION_STATUSES },
         ...(job.registerId ? { id: job.registerId } : {}),
       },
       include: { tse: true, location: true },

@@ -3,7 +3,6 @@ import { ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 
 /** Every export type the contract knows; only those with an exporter are built, the rest answer 501. */
 export const EXPORT_TYPES = ['dsfinvk', 'dep'] as const;
-export const IMPLEMENTED_EXPORT_TYPES: ReadonlySet<string> = new Set(['dsfinvk']);
 
 export const CreateExportBody = z.strictObject({
   type: z.enum(EXPORT_TYPES),

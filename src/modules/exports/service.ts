@@ -5,13 +5,11 @@ import { DomainError, forbidden, notFound, validationError } from '../../domain/
 import { newId } from '../../lib/ids.js';
 import type { Finalize } from '../common/transactions.js';
 import { findRegister } from '../registers/service.js';
-import { IMPLEMENTED_EXPORT_TYPES } from './schemas.js';
+import { EXPORT_FORMATS, EXPORTED_FISCALIZATION_STATUSES } from '../../exports/exportFormats.js';
 import type { z } from 'zod';
 import type { CreateExportBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
 
-/** Registers that ever signed under KassenSichV: the ones a DSFinV-K export can cover. */
-export const KASSENSICHV_STATUSES = ['fiscalized', 'decommissioned'];
 
 export async function createExport(
   ctx: AppContext,
@@ -19,7 +17,8 @@ export async function createExport(
   body: z.infer<typeof CreateExportBody>,
   finalize?: Finalize<ExportJob>,
 ): Promise<ExportJob> {
-  if (!IMPLEMENTED_EXPORT_TYPES.has(body.type)) {
+  const format = EXPORT_FORMATS[body.type];
+  if (!format) {
     throw new DomainError('not_implemented', 'not_implemented', `No exporter is available for export type ${body.type}`, { field: 'type', type: body.type });
   }
   const from = new Date(body.from);
@@ -27,8 +26,8 @@ export async function createExport(
   if (from > to) throw validationError('from must not be after to', { field: 'to' });
   if (body.register_id) {
     const register = await findRegister(ctx.db, merchant, body.register_id);
-    if (register.regime !== 'KassenSichV' || !KASSENSICHV_STATUSES.includes(register.fiscalizationStatus)) {
-      throw validationError('A DSFinV-K export covers KassenSichV registers only', { field: 'register_id', register_id: register.id });
+    if (register.regime !== format.regime || !EXPORTED_FISCALIZATION_STATUSES.includes(register.fiscalizationStatus)) {
+      throw validationError(`A ${format.title} export covers ${format.regime} registers only`, { field: 'register_id', register_id: register.id });
     }
   }
   const job = await ctx.db.$transaction(async (tx) => {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { DomainError } from '../../domain/errors.js';
 import { deviceTransactionOptions } from '../common/transactions.js';
 import { reissueReceipt } from '../receipts/service.js';
+import { deviceDescriptionOf } from '../registers/presenter.js';
 import { findRegister } from '../registers/service.js';
 import { fiscalUpdate, signRefund, type SigningOutcome } from './signing.js';
 
@@ -52,6 +53,7 @@ export async function runFiscalRetryPass(ctx: AppContext, options: FiscalRetryPa
       } catch (error) {
         // The register can no longer sign (decommissioned, device inactive): keep it failed, try later.
         if (!(error instanceof DomainError) || error.kind !== 'unprocessable') throw error;
+        const device = deviceDescriptionOf(register);
         outcome = {
           ok: false,
           failure: {
@@ -59,9 +61,9 @@ export async function runFiscalRetryPass(ctx: AppContext, options: FiscalRetryPa
             reason: 'register_cannot_sign',
             message: error.message,
             failed_at: new Date().toISOString(),
-            tse_serial: register.tse?.serialNumber ?? null,
-            client_id: register.clientId,
-            signature_algorithm: register.tse?.algorithm ?? null,
+            tse_serial: device.serial,
+            client_id: device.clientId,
+            signature_algorithm: device.signatureAlgorithm,
           },
         };
       }

@@ -1,12 +1,12 @@
 import type { Operation } from '../../db/generated/client.js';
-import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
+import type { FiscalRecord } from '../../fiscal/fiscalDevice.js';
 import type { HttpResult } from '../../http/idempotency.js';
 import { cashierOf, fiscalFailureOf, refundDataOf, refundFiscalOf, type FiscalState, type StoredFiscalFailure } from './records.js';
 import type { OrganizationFiscalView } from '../styleO/schemas.js';
 import type { RefundOperationView } from './schemas.js';
 
 export interface FiscalBlockInput {
-  record: KassenSichVFiscalRecord | null;
+  record: FiscalRecord | null;
   /** Signature of the start log; the Style M record does not keep it, so callers may look it up. */
   startSignature: string | null;
   failure: StoredFiscalFailure | null;

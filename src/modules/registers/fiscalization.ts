@@ -59,6 +59,7 @@ export async function fiscalizeRegister(
         regime: regime.regime,
         fiscalizedAt: now,
         tseId: device.deviceId,
+        deviceSerial: device.serial,
         clientId: device.clientId,
         resourceVersion: { increment: 1 },
         updatedAt: now,

@@ -5,7 +5,7 @@ export type RegisterWithDevice = Register & { tse: TseDevice | null };
 
 /** The register's device as its `fiscalization` and a failed signing attempt name it. */
 export function deviceDescriptionOf(register: RegisterWithDevice): { serial: string | null; clientId: string | null; signatureAlgorithm: string | null } {
-  return { serial: register.tse?.serialNumber ?? null, clientId: register.clientId, signatureAlgorithm: register.tse?.algorithm ?? null };
+  return { serial: register.deviceSerial, clientId: register.clientId, signatureAlgorithm: register.tse?.algorithm ?? null };
 }
 
 export function presentRegister(register: RegisterWithDevice): RegisterView {
@@ -21,7 +21,7 @@ export function presentRegister(register: RegisterWithDevice): RegisterView {
         ? {
             regime: register.regime as NonNullable<RegisterView['fiscalization']>['regime'],
             fiscalized_at: register.fiscalizedAt.toISOString(),
-            tse_serial: deviceDescriptionOf(register).serial,
+            tse_serial: register.deviceSerial,
             client_id: register.clientId,
           }
         : null,

@@ -555,16 +555,14 @@ describe('buildDsfinvkExport at volume', () => {
         callback();
       },
     });
-    const started = Date.now();
+    // Its speed and memory are measured by `npm run bench:export`, not asserted here.
     const result = await buildDsfinvkExport(fromArray([source]), counter, { supplier });
-    const elapsed = Date.now() - started;
     expect(result.totals).toEqual({ closings: 1, operations: total });
     const rows = Object.fromEntries(result.files.map((f) => [f.name, f.rows]));
     expect(rows['transactions.csv']).toBe(total);
     expect(rows['lines.csv']).toBe(total * 2 + total / 10);
     expect(rows['transactions_tse.csv']).toBe(total);
     expect(bytes).toBeGreaterThan(100_000);
-    expect(elapsed).toBeLessThan(15_000);
   });
 });
 

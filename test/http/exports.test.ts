@@ -4,7 +4,7 @@ import { ExportQueue } from '../../src/exports/exportQueue.js';
 import { ExportWorker } from '../../src/exports/exportWorker.js';
 import { createDsfinvkBuilder } from '../../src/exports/dsfinvkJob.js';
 import { createTenantWithKey, createTestApp, json, type TestApp } from '../support/testApp.js';
-import { createAndCompleteSale, createOperation, fiscalizedRegisterWithSession, idem, type OperationsFixture } from '../support/operations.js';
+import { createAndCompleteSale, createOperation, fiscalizedRegisterWithSession, type OperationsFixture } from '../support/operations.js';
 import { mustCompleteRefund, mustRefund, orgAuth } from '../support/styleO.js';
 
 let t: TestApp;
@@ -128,13 +128,23 @@ describe('export jobs', () => {
   });
 
   it('finishes a job whose worker died, and never lets two workers build one job', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/v1/exports', headers: { ...fx.headers, 'idempotency-key': idem() }, payload: { type: 'dsfinvk', from: '2020-01-01T00:00:00Z', to: '2099-01-01T00:00:00Z' } });
-    const id = json(created).id;
-    // Simulate a worker that claimed the job and crashed: running, lease already expired.
-    await t.database.prisma.exportJob.update({
-      where: { id },
-      data: { status: 'running', workerId: 'dead-worker', attempts: 1, lockedUntil: new Date(Date.now() - 1000) },
+    // A worker claimed the job and crashed: running, lease already expired. Written directly, so the
+    // server's own worker cannot have claimed and finished it before the crash is staged.
+    const id = 'exp_dead_worker';
+    await t.database.prisma.exportJob.create({
+      data: {
+        id,
+        merchantId: fx.merchantId,
+        type: 'dsfinvk',
+        status: 'running',
+        workerId: 'dead-worker',
+        attempts: 1,
+        lockedUntil: new Date(Date.now() - 1000),
+        fromTime: new Date('2020-01-01T00:00:00Z'),
+        toTime: new Date('2099-01-01T00:00:00Z'),
+      },
     });
+    t.app.ctx.exportWorker?.wake();
     const job = await waitForJob(id);
     expect(job.status).toBe('completed');
     const row = await t.database.prisma.exportJob.findUniqueOrThrow({ where: { id } });

@@ -1,44 +1,8 @@
 import type { Operation } from '../generated/client.js';
+import type { StoredDiscount, StoredLineItem, StoredPayment } from '../../domain/operations/recordedGoodsMovement.js';
 
-/** JSON shapes stored in the operations table (amounts as normalized decimal strings). */
-export interface StoredTax {
-  id: string;
-  name: string;
-  rate: string;
-  tax_amount: string;
-}
-
-export interface StoredLineItem {
-  id: string;
-  type: 'item' | 'gift_card';
-  title: string;
-  quantity: number;
-  unit_price: string;
-  total_amount: string;
-  sku_identifier: string;
-  taxes: StoredTax[];
-  gift_card_id: string | null;
-}
-
-export interface StoredDiscount {
-  id: string;
-  amount: string;
-  description: string | null;
-}
-
-export interface StoredPayment {
-  id: string;
-  payment_id: string | null;
-  method: string;
-  amount: string;
-  currency: string;
-  status: string;
-  processor: string | null;
-  card_brand: string | null;
-  processor_reference: string | null;
-  processed_at: string | null;
-  gift_card_id: string | null;
-}
+/** JSON shapes stored in the operations table; a goods movement's lines and payments are the domain's. */
+export type { StoredDiscount, StoredLineItem, StoredPayment, StoredTax } from '../../domain/operations/recordedGoodsMovement.js';
 
 export type StoredSessionDetails =
   | { opening_amount: string }

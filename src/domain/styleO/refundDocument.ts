@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import type { StoredLineItem, StoredPayment } from '../operations/recordedGoodsMovement.js';
 import { formatAmount, fromMinorUnits } from '../money.js';
 import type { RuleViolation } from '../violation.js';
 import { lineFigures, type StyleOCartDiscount, type StyleOLineItem, type StyleOPayment } from './document.js';
@@ -301,33 +302,6 @@ export function buildRefundDocument(sale: RefundedSale, earlier: EarlierRefunds,
   return { ok: true, document: { currency: sale.currency, line_items: lines, cart_discounts: cartDiscounts, payments: payments.payments, totals } };
 }
 
-/** A refund line as a Style M return stores it. */
-export interface MirroredLineItem {
-  id: string;
-  type: 'item' | 'gift_card';
-  title: string;
-  quantity: number;
-  unit_price: string;
-  total_amount: string;
-  sku_identifier: string;
-  taxes: { id: string; name: string; rate: string; tax_amount: string }[];
-  gift_card_id: string | null;
-}
-
-/** A refund payment as a Style M return stores it. */
-export interface MirroredPayment {
-  id: string;
-  payment_id: string | null;
-  method: string;
-  amount: string;
-  currency: string;
-  status: string;
-  processor: string | null;
-  card_brand: string | null;
-  processor_reference: string | null;
-  processed_at: string | null;
-  gift_card_id: string | null;
-}
 
 /**
  * The Style M columns of a refund, mirrored as a return holds them (negative
@@ -336,7 +310,7 @@ export interface MirroredPayment {
  */
 export function mirroredStyleM(document: RefundDocument, newId: NewId) {
   const decimal = (minor: Minor) => formatAmount(fromMinorUnits(negate(minor), document.currency));
-  const lineItems: MirroredLineItem[] = document.line_items.map((line) => ({
+  const lineItems: StoredLineItem[] = document.line_items.map((line) => ({
     id: line.id,
     type: line.flags.includes('gift_card') ? 'gift_card' : 'item',
     title: line.description,
@@ -347,7 +321,7 @@ export function mirroredStyleM(document: RefundDocument, newId: NewId) {
     taxes: [{ id: newId('tax'), name: 'VAT', rate: line.tax.rate, tax_amount: decimal(line.tax.tax_amount) }],
     gift_card_id: null,
   }));
-  const payments: MirroredPayment[] = document.payments.map((payment) => ({
+  const payments: StoredPayment[] = document.payments.map((payment) => ({
     id: payment.id,
     payment_id: null,
     method: payment.method,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -54,7 +55,17 @@ export interface Config {
 }
 
 /** Reads and validates settings; an invalid value stops the process with a clear message. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The process environment, after reading `path` (default `.env` in the working directory)
+ * when it exists: its variables fill in what the environment does not set; a variable set in
+ * the environment keeps its value.
+ */
+export function environmentWithDotEnv(path = '.env'): NodeJS.ProcessEnv {
+  if (existsSync(path)) process.loadEnvFile(path);
+  return process.env;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = ConfigSchema.safeParse(present);
   if (!parsed.success) {

@@ -142,7 +142,11 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
     });
     const unbuilt = sessions.filter((session) => session.status !== 'closed').map((session) => session.id);
     if (unbuilt.length) {
-      throw new ExportBuildError('The range holds register sessions that are not closed yet', { unbuilt_session_ids: unbuilt });
+      throw new ExportBuildError(
+        'The range holds register sessions that are not closed yet: close each with POST /v1/operations ' +
+          '{"type": "session_cash_count", ...} and then {"type": "session_close", ...} on its register, then request the export again',
+        { unbuilt_session_ids: unbuilt },
+      );
     }
     const identities = merchant.fiscalIdentities as Record<string, string>[];
     const deu = identities.find((identity) => identity.country_code === 'DEU');

@@ -78,9 +78,13 @@ describe('export jobs', () => {
     const created = await t.app.inject({ method: 'POST', url: '/v1/exports', headers: fx.headers, payload: { type: 'dsfinvk', from: '2020-01-01T00:00:00Z', to: '2099-01-01T00:00:00Z' } });
     expect(created.statusCode).toBe(202);
     expect(json(created)).toMatchObject({ type: 'dsfinvk', status: 'pending' });
+    expect(created.headers.location).toBe(`${t.app.ctx.publicBaseUrl}/v1/exports/${json(created).id}`);
     const job = await waitForJob(json(created).id);
     expect(job.status).toBe('failed');
     expect(job.error.details.unbuilt_session_ids).toHaveLength(1);
+    // The failure says how to close a session.
+    expect(job.error.message).toContain('session_cash_count');
+    expect(job.error.message).toContain('session_close');
   });
 
   it('builds a ZIP behind a signed, expiring link once the session is closed', async () => {

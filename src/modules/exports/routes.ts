@@ -14,7 +14,12 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Exports'];
   const config = { merchantScoped: true };
   const links = () => ({ publicBaseUrl: app.ctx.publicBaseUrl, signer: app.ctx.urlSigner, ttlSeconds: app.ctx.config.exportUrlTtlSeconds });
-  const accepted = (job: ExportJobRecord): HttpResult => ({ status: 202, body: presentExport(job, links()) });
+  // 202 Accepted names where the job can be watched (RFC 9110 §15.3.3).
+  const accepted = (job: ExportJobRecord): HttpResult => ({
+    status: 202,
+    body: presentExport(job, links()),
+    headers: { location: `${app.ctx.publicBaseUrl}/v1/exports/${job.id}` },
+  });
 
   app.post(
     '/exports',

@@ -9,6 +9,9 @@ const PACKAGE_OF_TOOL: Record<string, string> = {
   pdftoppm: 'poppler-utils',
   pdfinfo: 'poppler-utils',
   zbarimg: 'zbar-tools',
+  jq: 'jq',
+  curl: 'curl',
+  unzip: 'unzip',
 };
 
 const onPath = (tool: string): boolean => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;

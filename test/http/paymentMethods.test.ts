@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenantWithKey, createTestApp, json, type TestApp } from '../support/testApp.js';
 import { fiscalizedRegisterWithSession, getOp, mustComplete, mustCreate, saleBody, type OperationsFixture } from '../support/operations.js';
-import { mustCompleteRefund, mustRefund, orgAuth } from '../support/styleO.js';
+import { getReceipt, mustCompleteRefund, mustRefund, orgAuth } from '../support/styleO.js';
 import { readZip, records } from '../exports/zipContents.js';
 
 let t: TestApp;
@@ -56,6 +56,9 @@ describe('a payment method as people write it', () => {
     const cardSale = await paidWith(' Debit Card');
     expect(cardSale.payments[0].method).toBe(' Debit Card');
     expect(cardSale.fiscal_information.end_event.process_data).toBe('Beleg^11.90_0.00_0.00_0.00_0.00^11.90:Unbar');
+
+    // Style O shows a card method with its card block.
+    expect(json(await getReceipt(t.app, styleO, cardSale.id)).payments[0]).toMatchObject({ method: ' Debit Card', card: { scheme: null } });
 
     const barSale = await paidWith('BAR');
 

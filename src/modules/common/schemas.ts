@@ -74,6 +74,15 @@ export const Timezone = z.string().refine(isIanaTimezone, 'must be an IANA time 
 
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
+/** The page parameters of every cursor-paginated list (common/cursor.ts). */
+export const PageQuery = {
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(200).optional(),
+};
+
+/** A cursor-paginated list: `cursor` names the next page, null on the last. */
+export const cursorListOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), cursor: z.string().nullable() });
+
 const knownPaymentMethods = Object.entries(PAYMENT_METHODS)
   .map(([name, method]) => {
     const also = method.aliases.length ? ` (also ${method.aliases.join(', ')})` : '';

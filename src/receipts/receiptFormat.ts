@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { QRCodeErrorCorrectionLevel } from 'qrcode';
 import { toAmount, type AmountLike } from '../domain/money.js';
+import { paymentMethodOf } from '../domain/paymentMethods.js';
 import type { ReceiptDocument } from './receiptDocument.js';
 
 /**
@@ -66,14 +67,15 @@ const OPERATION_LABELS: Record<ReceiptDocument['operationType'], string> = {
   exchange: 'Umtausch',
 };
 
-const PAYMENT_LABELS: Record<string, string> = {
-  cash: 'Bar',
-  card: 'Karte',
-  credit_card: 'Kreditkarte',
-  debit_card: 'Debitkarte',
-  gift_card: 'Geschenkkarte',
-  voucher: 'Gutschein',
-};
+/** By the method's name in paymentMethods.ts; any other method prints as sent. */
+const PAYMENT_LABELS: ReadonlyMap<string, string> = new Map([
+  ['cash', 'Bar'],
+  ['card', 'Karte'],
+  ['credit_card', 'Kreditkarte'],
+  ['debit_card', 'Debitkarte'],
+  ['gift_card', 'Geschenkkarte'],
+  ['voucher', 'Gutschein'],
+]);
 
 const TIME_ZONES: Record<string, string> = {
   DE: 'Europe/Berlin',
@@ -175,7 +177,7 @@ export function presentReceipt(doc: ReceiptDocument): ReceiptView {
     total: { label: 'Summe', value: money(doc.totals.gross) },
     tip: toAmount(doc.totals.tip).isZero() ? null : { label: 'Trinkgeld', value: money(doc.totals.tip) },
     payments: doc.payments.map((payment) => ({
-      label: PAYMENT_LABELS[payment.method] ?? payment.method,
+      label: PAYMENT_LABELS.get(paymentMethodOf(payment.method).name) ?? payment.method,
       value: money(payment.amount),
     })),
     taxes: doc.taxBreakdown.map((row) => ({

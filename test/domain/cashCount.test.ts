@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../src/domain/money.js';
-import { cashCountDifference, expectedClosingAmount, isCashPayment, isPossibleDrawerAmount } from '../../src/domain/sessions/cashCount.js';
+import { cashCountDifference, expectedClosingAmount, isPossibleDrawerAmount } from '../../src/domain/sessions/cashCount.js';
 
 describe('expectedClosingAmount', () => {
   it('is opening + cash payments (returns negative) + adjustments', () => {
@@ -27,17 +27,6 @@ describe('cashCountDifference', () => {
     expect(cashCountDifference('98.35', parseAmount('108.35')).toFixed(2)).toBe('-10.00');
     expect(cashCountDifference('110.00', '108.35').toFixed(2)).toBe('1.65');
     expect(cashCountDifference('108.35', '108.350').isZero()).toBe(true);
-  });
-});
-
-describe('isCashPayment', () => {
-  it.each([
-    ['cash', true],
-    ['Cash', false],
-    ['card', false],
-    ['gift_card', false],
-  ])('%s -> %s', (method, cash) => {
-    expect(isCashPayment(method)).toBe(cash);
   });
 });
 

@@ -53,6 +53,12 @@ describe('validatePayments: gift cards (rule 8)', () => {
     ]);
   });
 
+  it('knows a gift card however it is written', () => {
+    expect(codesAndFields(validatePayments('sale', '5.00', [payment('5.00', { method: ' Gift Card' })]))).toEqual([
+      ['gift_card_id_required', 'payments[0].gift_card_id'],
+    ]);
+  });
+
   it('accepts a gift card payment with its id', () => {
     expect(validatePayments('sale', '5.00', [payment('5.00', { method: 'gift_card', gift_card_id: 'gc_1' })])).toEqual([]);
   });

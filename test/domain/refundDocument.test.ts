@@ -249,6 +249,16 @@ describe('refundPayments', () => {
     expect(full([payment('cash', 3200)], 0)).toEqual({ ok: true, payments: [] });
   });
 
+  it('counts a method however it is written as one method', () => {
+    const partial = refundPayments(undefined, 'partial', { currency: 'EUR', payments: [payment('Cash', 1000), payment(' cash', 2200)] }, 933, counter());
+    expect(partial.ok && partial.payments.map((p) => [p.method, p.amount])).toEqual([['Cash', 933]]);
+  });
+
+  it('asks a gift card however it is written for its id', () => {
+    const result = refundPayments([{ method: 'Gift Card', amount: 933 }], 'partial', { currency: 'EUR', payments: [] }, 933, counter());
+    expect(result).toMatchObject({ ok: false, violation: { code: 'gift_card_id_required', field: 'payments[0].gift_card.gift_card_id' } });
+  });
+
   it('needs the payments requested when the sale was paid by several methods or not at all', () => {
     expect(refundPayments(undefined, 'partial', { currency: 'EUR', payments: [payment('cash', 1200), payment('card', 2000)] }, 933, counter())).toMatchObject({
       ok: false,

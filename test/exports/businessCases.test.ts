@@ -4,7 +4,6 @@ import {
   allocateDiscount,
   discountShares,
   mapOperation,
-  zahlartOf,
   type ClosingContext,
   type Vorgang,
 } from '../../src/exports/dsfinvk/businessCases.js';
@@ -49,19 +48,6 @@ describe('vatKeyForRate', () => {
 
   it('rejects a rate outside Anlage 2', () => {
     expect(() => vatKeyForRate('0.2')).toThrow(DsfinvkDataError);
-  });
-});
-
-describe('zahlartOf', () => {
-  it.each([
-    ['cash', 'Bar'],
-    ['debit_card', 'ECKarte'],
-    ['credit_card', 'Kreditkarte'],
-    ['paypal', 'ElZahlungsdienstleister'],
-    ['card', 'Unbar'],
-    ['Cash', 'Unbar'],
-  ])('%s -> %s', (method, type) => {
-    expect(zahlartOf(method)).toBe(type);
   });
 });
 
@@ -175,6 +161,32 @@ describe('mapOperation', () => {
     expect(vorgang.payments).toEqual([{ type: 'Unbar', name: 'card', currency: 'EUR', amount: toAmount('39.00') }]);
     const vatGross = vorgang.vat.reduce((sum, s) => sum.plus(s.gross), toAmount('0'));
     expect(fixed(vatGross)).toBe('39.00');
+  });
+
+  it('books payments by the method as people write it: one row per type and method name', () => {
+    const pay = (method: string, amount: string, giftCardId: string | null = null) => ({ method, amount, currency: 'EUR', giftCardId });
+    const vorgang = map(
+      operation({
+        lineItems: [line({ totalAmount: '60.00', rate: '0.19', tax: '9.57983193' })],
+        totalAmount: '60.00',
+        payments: [
+          pay('Cash', '10.00'),
+          pay(' cash', '5.00'),
+          pay('Debit_Card', '10.00'),
+          pay('debit card', '10.00'),
+          pay('Klarna', '10.00'),
+          pay('klarna', '5.00'),
+          pay('Gift Card', '10.00', 'GC-1'),
+        ],
+      }),
+    );
+    expect(vorgang.payments).toEqual([
+      { type: 'Bar', name: '', currency: 'EUR', amount: toAmount('15.00') },
+      { type: 'ECKarte', name: 'debit_card', currency: 'EUR', amount: toAmount('20.00') },
+      { type: 'Unbar', name: 'klarna', currency: 'EUR', amount: toAmount('15.00') },
+    ]);
+    expect(vorgang.lines.at(-1)).toMatchObject({ gvTyp: 'MehrzweckgutscheinEinloesung', voucherId: 'GC-1' });
+    expect(fixed(vorgang.grossTotal)).toBe('50.00');
   });
 
   it('maps a return to a negative Beleg with a Transaktion reference to the original', () => {

@@ -64,7 +64,7 @@ export interface GoodsMovementInput {
 /** A payment as sent to complete (contract 4.1). */
 export interface PaymentInput {
   payment_id: string;
-  /** Free string; `gift_card` and `cash` carry meaning here. */
+  /** Free string, stored as sent; what it means is paymentMethods.ts. */
   method: string;
   amount: string;
   currency: string;

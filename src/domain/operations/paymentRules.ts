@@ -1,4 +1,5 @@
 import { formatAmount, parseAmount, sumAmounts, toAmount, type AmountLike } from '../money.js';
+import { isGiftCardPayment } from '../paymentMethods.js';
 import type { RuleViolation } from '../violation.js';
 import type { GoodsMovementType, PaymentInput } from './operationInput.js';
 import { checkSign } from './signRule.js';
@@ -18,7 +19,7 @@ export function validatePayments(
   payments.forEach((payment, i) => {
     const sign = checkSign(type, parseAmount(payment.amount), `payments[${i}].amount`);
     if (sign) violations.push(sign);
-    if (payment.method === 'gift_card' && !payment.gift_card_id?.trim()) {
+    if (isGiftCardPayment(payment.method) && !payment.gift_card_id?.trim()) {
       violations.push({
         code: 'gift_card_id_required',
         field: `payments[${i}].gift_card_id`,

@@ -22,14 +22,6 @@ export function cashCountDifference(counted: AmountLike, expected: AmountLike): 
 }
 
 /**
- * Only the method `cash` moves the drawer. Methods are lowercase tokens like the contract's
- * `gift_card`, so no case folding: `Cash` is some other method.
- */
-export function isCashPayment(method: string): boolean {
-  return method === 'cash';
-}
-
-/**
  * A drawer never holds less than nothing: opening and counted amounts, and what
  * is left after a closing cash-out, must not be negative (contract 7 lists
  * invalid counts or amounts under `session_invalid_state`).

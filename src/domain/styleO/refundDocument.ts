@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { StoredLineItem, StoredPayment } from '../operations/recordedGoodsMovement.js';
 import { formatAmount, fromMinorUnits } from '../money.js';
+import { isGiftCardPayment, paymentMethodOf } from '../paymentMethods.js';
 import type { RuleViolation } from '../violation.js';
 import { lineFigures, type StyleOCartDiscount, type StyleOLineItem, type StyleOPayment } from './document.js';
 import { planRefund, type LineRefund, type RefundSelection } from './refundPlan.js';
@@ -219,7 +220,7 @@ export function refundPayments(
           },
         };
       }
-      if (payment.method === 'gift_card' && !payment.gift_card?.gift_card_id?.trim()) {
+      if (isGiftCardPayment(payment.method) && !payment.gift_card?.gift_card_id?.trim()) {
         return {
           ok: false,
           violation: {
@@ -256,7 +257,7 @@ export function refundPayments(
     return { ok: true, payments: original.map((payment) => asRefund(payment, payment.amount)) };
   }
   if (total === 0) return { ok: true, payments: [] };
-  const methods = new Set(original.map((payment) => payment.method));
+  const methods = new Set(original.map((payment) => paymentMethodOf(payment.method).name));
   if (methods.size === 1) return { ok: true, payments: [asRefund(original[0], total)] };
   return {
     ok: false,

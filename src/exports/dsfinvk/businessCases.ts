@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { sumAmounts, toAmount } from '../../domain/money.js';
+import { isGiftCardPayment, paymentMethodOf, type ZahlartTyp } from '../../domain/paymentMethods.js';
 import { allocateDiscountByGross } from '../../domain/vatAllocation.js';
 import { DsfinvkDataError, type DsfinvkOperation } from './model.js';
 import { NOT_TAXABLE_KEY, vatKey, vatKeyForRate, type VatKey } from './vatKeys.js';
@@ -47,8 +48,6 @@ export type GvTyp =
   | 'Geldtransit'
   | 'DifferenzSollIst';
 
-export type ZahlartTyp = 'Bar' | 'Unbar' | 'ECKarte' | 'Kreditkarte' | 'ElZahlungsdienstleister';
-
 /** One line's (or one Vorgang's) amounts under one VAT key, at the 5 places of the *_vat tables. */
 export interface VatShare {
   key: number;
@@ -74,7 +73,7 @@ export interface BonLine {
 
 export interface BonPayment {
   type: ZahlartTyp;
-  /** ZAHLART_NAME: the integrator's method token, empty for cash. */
+  /** ZAHLART_NAME: the method's name (paymentMethods.ts), empty for cash. */
   name: string;
   currency: string;
   amount: Decimal;
@@ -130,22 +129,6 @@ const share = (key: number, gross: Decimal, vat: Decimal): VatShare => ({ key, g
 
 /** VAT contained in a gross amount at the key's rate. */
 const vatIn = (gross: Decimal, key: VatKey) => fivePlaces(gross.times(key.rate).dividedBy(key.rate.plus(1)));
-
-/**
- * Payment methods are free tokens (contract 2.2); the ones that name a
- * DSFinV-K type map to it, every other non-cash method is `Unbar`.
- */
-const ZAHLART_BY_METHOD: ReadonlyMap<string, ZahlartTyp> = new Map([
-  ['cash', 'Bar'],
-  ['debit_card', 'ECKarte'],
-  ['girocard', 'ECKarte'],
-  ['credit_card', 'Kreditkarte'],
-  ['paypal', 'ElZahlungsdienstleister'],
-]);
-
-export const zahlartOf = (method: string): ZahlartTyp => ZAHLART_BY_METHOD.get(method) ?? 'Unbar';
-
-const GIFT_CARD_METHOD = 'gift_card';
 
 /** The VAT share of a goods line: its gross total and its own tax amount under the key of its single rate. */
 function lineVat(line: DsfinvkOperation['lineItems'][number]): VatShare {
@@ -311,12 +294,14 @@ function content(op: DsfinvkOperation, ctx: ClosingContext): Pick<Vorgang, 'bonT
       const completed = op.status === 'completed';
       // Nothing is paid on an aborted Vorgang (AVBelegabbruch allows no payment).
       const paid = completed ? op.payments : [];
-      const redeemed = paid.filter((payment) => payment.method === GIFT_CARD_METHOD);
+      const redeemed = paid.filter((payment) => isGiftCardPayment(payment.method));
       const payments = new Map<string, BonPayment>();
       for (const payment of paid) {
-        if (payment.method === GIFT_CARD_METHOD) continue;
-        const type = zahlartOf(payment.method);
-        const name = type === 'Bar' ? '' : payment.method;
+        const method = paymentMethodOf(payment.method);
+        // A gift card redeemed is one of the lines (goodsLines), not a payment type.
+        if (method.zahlart === null) continue;
+        const type = method.zahlart;
+        const name = type === 'Bar' ? '' : method.name;
         const mapKey = `${type}\u0000${name}\u0000${payment.currency}`;
         const amount = toAmount(payment.amount);
         const entry = payments.get(mapKey);

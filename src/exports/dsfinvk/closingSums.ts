@@ -1,6 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { toAmount } from '../../domain/money.js';
-import type { GvTyp, Vorgang, ZahlartTyp } from './businessCases.js';
+import type { ZahlartTyp } from '../../domain/paymentMethods.js';
+import type { GvTyp, Vorgang } from './businessCases.js';
 
 export interface BusinessCaseSum {
   gvTyp: GvTyp;

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
+import { paymentMethodOf } from '../../domain/paymentMethods.js';
 import { allocateDiscountByGross } from '../../domain/vatAllocation.js';
 import { buildKassenbelegProcessData, type KassenbelegInput } from './processData.js';
 
@@ -99,7 +100,7 @@ export function kassenbelegProcessData(receipt: ReceiptForSigning): string {
       zero: formatAmount(gross.zero),
     },
     payments: receipt.payments.map((payment) => ({
-      type: payment.method === 'cash' ? 'Bar' : 'Unbar',
+      type: paymentMethodOf(payment.method).tse,
       amount: formatAmount(cents(toAmount(payment.amount))),
       currency: payment.currency,
     })),

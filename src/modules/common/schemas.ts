@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AddressValue } from '../../db/records/address.js';
+import { PAYMENT_METHODS } from '../../domain/paymentMethods.js';
 
 /** ISO 3166-1 alpha-3, uppercase, exactly three letters (contract 2, Style M). */
 export const CountryCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code in uppercase, e.g. DEU');
@@ -72,3 +73,34 @@ export function isIanaTimezone(zone: string): boolean {
 export const Timezone = z.string().refine(isIanaTimezone, 'must be an IANA time zone name, e.g. Europe/Berlin');
 
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
+/** The page parameters of every cursor-paginated list (common/cursor.ts). */
+export const PageQuery = {
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(200).optional(),
+};
+
+/** A cursor-paginated list: `cursor` names the next page, null on the last. */
+export const cursorListOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), cursor: z.string().nullable() });
+
+const knownPaymentMethods = Object.entries(PAYMENT_METHODS)
+  .map(([name, method]) => {
+    const also = method.aliases.length ? ` (also ${method.aliases.join(', ')})` : '';
+    const booked = method.zahlart ?? 'none (a redeemed gift card needs gift_card_id and is booked as MehrzweckgutscheinEinloesung)';
+    return `${name}${also} → ${booked}`;
+  })
+  .join('; ');
+
+/** A payment's method in a request: free text, with the known methods of paymentMethods.ts described. */
+export const PaymentMethodInput = z
+  .string()
+  .min(1)
+  .max(50)
+  .describe(
+    'Any text, stored and echoed exactly as sent. Known methods are matched trimmed, in any case, with a space or hyphen ' +
+      `for the underscore; each is shown with its DSFinV-K payment type (ZAHLART_TYP): ${knownPaymentMethods}. ` +
+      'Only cash counts in the drawer\'s expected cash and is signed as Bar by the TSE; every other method, known or not, is non-cash (Unbar).',
+  );
+
+/** A payment's method in a response. */
+export const PaymentMethodView = z.string().describe('The method exactly as sent');

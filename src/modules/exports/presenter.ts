@@ -1,14 +1,20 @@
 import type { ExportJob } from '../../db/generated/client.js';
 import type { UrlSigner } from '../../lib/signedUrl.js';
-import type { ExportJobView } from './schemas.js';
-import { downloadResource } from './service.js';
+import type { ExportJobListView, ExportJobView } from './schemas.js';
+import { downloadResource, isFinished } from './service.js';
+
+interface DownloadLinks {
+  publicBaseUrl: string;
+  signer: UrlSigner;
+  ttlSeconds: number;
+}
 
 /** Contract 2.5: a running job is still `pending` to the client; the link is signed afresh on every read. */
-export function presentExport(job: ExportJob, links: { publicBaseUrl: string; signer: UrlSigner; ttlSeconds: number }): ExportJobView {
+export function presentExport(job: ExportJob, links: DownloadLinks): ExportJobView {
   const view: ExportJobView = {
     id: job.id,
     type: job.type as ExportJobView['type'],
-    status: job.status === 'completed' || job.status === 'failed' ? job.status : 'pending',
+    status: isFinished(job.status) ? job.status : 'pending',
     ...(job.registerId ? { register_id: job.registerId } : {}),
     from: job.fromTime.toISOString(),
     to: job.toTime.toISOString(),
@@ -22,4 +28,8 @@ export function presentExport(job: ExportJob, links: { publicBaseUrl: string; si
   }
   if (job.status === 'failed') view.error = job.error as ExportJobView['error'];
   return view;
+}
+
+export function presentExportList(list: { jobs: ExportJob[]; cursor: string | null }, links: DownloadLinks): ExportJobListView {
+  return { data: list.jobs.map((job) => presentExport(job, links)), cursor: list.cursor };
 }

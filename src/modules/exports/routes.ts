@@ -5,9 +5,9 @@ import type { ExportJob as ExportJobRecord } from '../../db/generated/client.js'
 import { runIdempotentService, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
-import { presentExport } from './presenter.js';
-import { CreateExportBody, DownloadQuery, ExportJob } from './schemas.js';
-import { createExport, getExport, openDownload } from './service.js';
+import { presentExport, presentExportList } from './presenter.js';
+import { CreateExportBody, DownloadQuery, ExportJob, ExportJobList, ListExportsQuery } from './schemas.js';
+import { createExport, getExport, listExports, openDownload } from './service.js';
 
 /** Asynchronous fiscal exports (contract 2.5, 4.1) and their signed downloads. */
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -37,6 +37,26 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       runIdempotentService(app.ctx.idempotency, request, reply, { required: false }, accepted, (finalize) =>
         createExport(app.ctx, request.merchant, request.body, finalize),
       ),
+  );
+
+  app.get(
+    '/exports',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'listExports',
+        summary: 'List export jobs, newest first',
+        description: 'The merchant\'s export jobs, filtered by type, status and register_id, in pages of `limit` (1-200, default 50); pass the returned `cursor` for the next page.',
+        headers: StyleMHeaders,
+        querystring: ListExportsQuery,
+        response: {
+          200: ExportJobList.describe('A page of export jobs, newest first; `cursor` names the next page and is null on the last'),
+          ...errorResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request) => presentExportList(await listExports(app.ctx, request.merchant, request.query), links()),
   );
 
   app.get(

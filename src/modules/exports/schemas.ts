@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
+import { cursorListOf, PageQuery, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 
 /** Every export type the contract knows; only those with an exporter are built, the rest answer 501. */
 export const EXPORT_TYPES = ['dsfinvk', 'dep'] as const;
@@ -28,6 +28,17 @@ export const ExportJob = z
   .meta({ id: 'ExportJob' });
 
 export type ExportJobView = z.infer<typeof ExportJob>;
+
+export const ListExportsQuery = z.strictObject({
+  type: z.enum(EXPORT_TYPES).optional(),
+  status: z.enum(['pending', 'completed', 'failed']).optional().describe('pending includes a job being built'),
+  register_id: ResourceId.optional(),
+  ...PageQuery,
+});
+
+export const ExportJobList = cursorListOf(ExportJob);
+
+export type ExportJobListView = z.infer<typeof ExportJobList>;
 
 export const DownloadQuery = z.strictObject({
   expires: z.coerce.number().int().positive(),

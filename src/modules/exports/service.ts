@@ -7,7 +7,8 @@ import type { Finalize } from '../common/transactions.js';
 import { findRegister } from '../registers/service.js';
 import { EXPORT_FORMATS, EXPORTED_FISCALIZATION_STATUSES } from '../../exports/exportFormats.js';
 import type { z } from 'zod';
-import type { CreateExportBody } from './schemas.js';
+import { afterCursor, NEWEST_FIRST, pageOf } from '../common/cursor.js';
+import type { CreateExportBody, ListExportsQuery } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
 
 
@@ -53,6 +54,33 @@ export async function getExport(ctx: AppContext, merchant: Merchant, id: string)
   const job = await ctx.db.exportJob.findFirst({ where: { id, merchantId: merchant.id } });
   if (!job) throw notFound('export', id);
   return job;
+}
+
+/** Contract 2.5 shows these as they are; every other stored status (pending, running) is `pending` to the client. */
+const FINISHED_STATUSES = ['completed', 'failed'] as const;
+
+export const isFinished = (status: string): status is (typeof FINISHED_STATUSES)[number] =>
+  (FINISHED_STATUSES as readonly string[]).includes(status);
+
+/** The merchant's jobs, newest first, keyset-paginated (common/cursor.ts). */
+export async function listExports(
+  ctx: AppContext,
+  merchant: Merchant,
+  query: z.infer<typeof ListExportsQuery>,
+): Promise<{ jobs: ExportJob[]; cursor: string | null }> {
+  const rows = await ctx.db.exportJob.findMany({
+    where: {
+      merchantId: merchant.id,
+      ...(query.type ? { type: query.type } : {}),
+      ...(query.status ? { status: query.status === 'pending' ? { notIn: [...FINISHED_STATUSES] } : query.status } : {}),
+      ...(query.register_id ? { registerId: query.register_id } : {}),
+      ...afterCursor(query.cursor),
+    },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
+  const { page, cursor } = pageOf(rows, query.limit);
+  return { jobs: page, cursor };
 }
 
 export const downloadResource = (jobId: string) => `export:${jobId}`;

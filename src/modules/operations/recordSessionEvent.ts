@@ -1,7 +1,8 @@
 import type { Merchant, Operation, RegisterSession } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { formatAmount, toAmount, type AmountLike } from '../../domain/money.js';
-import { cashCountDifference, expectedClosingAmount, isCashPayment, isPossibleDrawerAmount } from '../../domain/sessions/cashCount.js';
+import { isCashPayment } from '../../domain/paymentMethods.js';
+import { cashCountDifference, expectedClosingAmount, isPossibleDrawerAmount } from '../../domain/sessions/cashCount.js';
 import { checkSessionEvent, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
 import type { FiscalRecord, SessionRecordToSign } from '../../fiscal/fiscalDevice.js';
 import { conflict } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FiscalInformation } from '../fiscalRecords/schemas.js';
-import { boundedTimestampInput, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
+import { boundedTimestampInput, PageQuery, cursorListOf, PaymentMethodInput, PaymentMethodView, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 import { VOID_REASONS } from '../../domain/operations/operationMachine.js';
 
 /** Style M amounts are decimal strings; a JSON number is a 400 (decimal vs integer mismatch). */
@@ -115,7 +115,7 @@ export type SessionEventBody = Exclude<CreateOperationInput, GoodsMovementBody>;
 
 export const PaymentInput = z.strictObject({
   payment_id: Text(200).optional(),
-  method: Text(50),
+  method: PaymentMethodInput,
   amount: DecimalString,
   currency: Currency.optional(),
   status: z.enum(['captured', 'pending', 'authorized', 'refunded', 'partially_refunded']).optional(),
@@ -150,8 +150,7 @@ export const ListOperationsQuery = z.strictObject({
   status: z.enum(['open', 'completed', 'voided']).optional(),
   created_from: TimestampInput.optional(),
   created_to: TimestampInput.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().min(1).max(200).optional(),
+  ...PageQuery,
 });
 
 // ---- responses ----
@@ -171,7 +170,7 @@ export const LineItemView = z.object({
 export const PaymentView = z.object({
   id: z.string(),
   payment_id: z.string().nullable(),
-  method: z.string(),
+  method: PaymentMethodView,
   amount: z.string(),
   currency: z.string(),
   status: z.string(),
@@ -267,4 +266,4 @@ export const Operation = z
 
 export type OperationView = z.infer<typeof Operation>;
 
-export const OperationList = z.object({ data: z.array(Operation), cursor: z.string().nullable() });
+export const OperationList = cursorListOf(Operation);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceId, Timestamp } from '../common/schemas.js';
+import { PaymentMethodInput, ResourceId, Timestamp } from '../common/schemas.js';
 import {
   Cashier,
   Metadata,
@@ -53,7 +53,7 @@ export type RefundOperationView = z.infer<typeof RefundOperation>;
 // ---- requests ----
 
 const RefundPaymentInput = z.strictObject({
-  method: Text(50).describe('e.g. cash, card, gift_card'),
+  method: PaymentMethodInput,
   amount: z.number().int().min(0).describe('Integer minor units, positive'),
   currency: Currency.optional().describe('Defaults to the sale\'s currency; another one is 422'),
   reference: Text(200).optional(),

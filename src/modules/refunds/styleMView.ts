@@ -1,5 +1,6 @@
 import type { Operation } from '../../db/generated/client.js';
 import { currencyExponent, toAmount } from '../../domain/money.js';
+import { paymentMethodOf } from '../../domain/paymentMethods.js';
 import { lineFigures } from '../../domain/styleO/document.js';
 import { taxCategory } from '../../domain/styleO/taxCategory.js';
 import {
@@ -37,6 +38,7 @@ export function minorOf(amount: string, currency: string): Minor {
 }
 
 export function presentStyleMPayment(payment: StoredPayment, direction: MoneyDirection, currency: string): OrganizationPaymentView {
+  const { kind } = paymentMethodOf(payment.method);
   return {
     id: payment.id,
     method: payment.method,
@@ -45,10 +47,10 @@ export function presentStyleMPayment(payment: StoredPayment, direction: MoneyDir
     currency: payment.currency,
     reference: payment.processor_reference ?? payment.payment_id ?? null,
     status: payment.status,
-    ...(payment.card_brand || payment.method === 'card'
+    ...(payment.card_brand || kind === 'card'
       ? { card: { scheme: payment.card_brand, last4: null, authorization_code: null, terminal_id: null, application_id: null } }
       : {}),
-    ...(payment.method === 'gift_card' ? { gift_card: { gift_card_id: payment.gift_card_id, last4: null } } : {}),
+    ...(kind === 'gift_card' ? { gift_card: { gift_card_id: payment.gift_card_id, last4: null } } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alpha3Of } from '../../domain/styleO/countries.js';
-import { Timestamp } from '../common/schemas.js';
+import { PaymentMethodView, Timestamp } from '../common/schemas.js';
 
 // The shapes every Style O module shares: conventions, headers, addresses, and the parts of a
 // document (line items, cart discounts, payments, totals, the fiscal block) that refunds and
@@ -152,7 +152,7 @@ const nullableText = z.string().nullable();
 export const OrganizationPayment = z
   .object({
     id: z.string(),
-    method: z.string(),
+    method: PaymentMethodView,
     direction: z.enum(['charge', 'refund']).describe('charge: the customer pays; refund: the money goes back to the customer'),
     amount: MinorUnits.describe('Positive; the direction gives the sign'),
     currency: z.string(),

@@ -1,5 +1,6 @@
 import type { SqlClient } from '../db/sql.js';
 import type { SecretBox } from '../lib/secretBox.js';
+import type { RateGross } from '../domain/vatBreakdown.js';
 import type { KassenSichVFiscalRecord, PublishedKassenSichVRecord } from './kassensichv/fiscalInformation.js';
 
 /**
@@ -35,6 +36,9 @@ export interface GoodsMovementToSign {
   tipAmount: string;
   payments: { method: string; amount: string; currency: string }[];
 }
+
+/** What a goods movement's turnover per VAT rate is made of. */
+export type GoodsMovementTurnover = Pick<GoodsMovementToSign, 'lineItems' | 'cartLevelDiscounts' | 'tipAmount'>;
 
 /** Register-session records a regime may sign (contract 3.2). */
 export type SessionRecordToSign =
@@ -129,6 +133,8 @@ export interface FiscalRegime {
   publish(record: FiscalRecord): PublishedFiscalRecord;
   /** What a printed receipt shows of a published record. */
   receiptSection(record: PublishedFiscalRecord): ReceiptFiscalSection;
+  /** The goods movement's gross per VAT rate, as the regime signs it; the receipt's VAT table is built from it. */
+  grossByVatRate(movement: GoodsMovementTurnover): RateGross[];
   /** Throws RegimeRuleError when the goods movement cannot be signed under the regime. */
   checkGoodsMovement(movement: GoodsMovementToSign): void;
   /**

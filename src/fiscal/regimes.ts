@@ -5,10 +5,12 @@ import {
   type FiscalRecord,
   type FiscalRegime,
   type FiscalRegister,
+  type GoodsMovementTurnover,
   type PublishedFiscalRecord,
   type ReceiptFiscalSection,
   type Regime,
 } from './fiscalDevice.js';
+import type { RateGross } from '../domain/vatBreakdown.js';
 import { kassenSichV } from './kassensichv/regime.js';
 import { SimulatedFaultsDevice, type DeviceSimulation } from './simulatedFaults.js';
 
@@ -42,6 +44,10 @@ export const publishedRecord = (record: FiscalRecord): PublishedFiscalRecord => 
 
 /** What a printed receipt shows of a published record. */
 export const receiptSectionOf = (record: PublishedFiscalRecord): ReceiptFiscalSection => regimeOf(record).receiptSection(record);
+
+/** The gross per VAT rate the regime behind `record` signed for a goods movement. */
+export const signedGrossByVatRate = (record: PublishedFiscalRecord, movement: GoodsMovementTurnover): RateGross[] =>
+  regimeOf(record).grossByVatRate(movement);
 
 export interface DeviceChoice {
   /** 'sandbox' applies the register's fault simulation. */

@@ -6,8 +6,11 @@ import type { ReceiptFiscalSection } from '../fiscal/fiscalDevice.js';
  * receipt shows exactly what was fiscalized.
  */
 export interface ReceiptDocument {
-  receiptId: string;
+  /** The fiscal document number (the register's sequence number); null when no register numbered the operation (an ONLINE sale). */
+  documentNumber: string | null;
   issuedAt: Date;
+  /** IANA time zone the issue time is printed in: the location's. */
+  timeZone: string;
   /** ISO 4217 code, printed after every amount. */
   currency: string;
   operationType: 'sale' | 'return' | 'exchange';
@@ -15,6 +18,7 @@ export interface ReceiptDocument {
     legalName: string;
     locationName: string;
     registerName: string;
+    /** `countryCode`: ISO 3166-1 alpha-3 as addresses store it, or alpha-2. */
     address: { line1: string; city: string; postalCode: string; countryCode: string };
     taxId: string | null;
   };
@@ -24,14 +28,18 @@ export interface ReceiptDocument {
     unitPrice: string;
     /** Gross line total, after line discounts. */
     totalAmount: string;
-    /** Fraction, e.g. "0.19". */
+    /** Fraction, e.g. "0.19"; the rate of the line's row in the VAT table. */
     taxRate: string;
     taxAmount: string;
   }[];
   /** `amount` is the positive reduction; it is printed with a minus sign. */
   cartDiscounts: { description: string | null; amount: string }[];
-  totals: { gross: string; net: string; tax: string; tip: string };
-  taxBreakdown: { rate: string; net: string; tax: string; gross: string }[];
+  totals: { gross: string; tip: string };
+  /** The VAT table (src/domain/vatBreakdown.ts vatTable): `total` is the sum of `rows`. */
+  vat: {
+    rows: { rate: string; net: string; tax: string; gross: string }[];
+    total: { net: string; tax: string; gross: string };
+  };
   payments: { method: string; amount: string }[];
   /** What the regime's law requires on the receipt; null when the operation carries no fiscal signature. */
   fiscal: ReceiptFiscalSection | null;

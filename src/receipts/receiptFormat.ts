@@ -2,17 +2,20 @@ import { Decimal } from 'decimal.js';
 import type { QRCodeErrorCorrectionLevel } from 'qrcode';
 import { toAmount, type AmountLike } from '../domain/money.js';
 import { paymentMethodOf } from '../domain/paymentMethods.js';
+import { countryName } from './countryName.js';
 import type { ReceiptDocument } from './receiptDocument.js';
 
 /**
  * Display model shared by the PDF and HTML renderers, so both show the same
  * labels and values. Display conventions (German, as the receipt is):
- * - amounts: rounded half-up to 2 decimals (whatever the currency), "."
- *   groups thousands, "," before the decimals, a space and the currency code:
- *   "1.234,50 EUR", "-3,00 EUR"; a string that is not a plain decimal throws;
+ * - amounts: rounded half-up to PRINTED_PLACES decimals (whatever the
+ *   currency), "." groups thousands, "," before the decimals, a space and the
+ *   currency code: "1.234,50 EUR", "-3,00 EUR"; a string that is not a plain
+ *   decimal throws;
  * - tax rates: percent with a decimal comma: "19 %", "5,5 %";
- * - issue date: "dd.mm.yyyy hh:mm:ss" in the issuer country's time zone
- *   (UTC, marked as such, for countries not mapped below);
+ * - issue date: "dd.mm.yyyy hh:mm:ss" and the zone's abbreviation or UTC
+ *   offset, in the location's time zone: "23.11.2026 17:05:00 MEZ";
+ * - country: its German name ("Deutschland");
  * - TSE times and values: verbatim, so they match the QR code and TSE export.
  */
 export interface ReceiptRow {
@@ -77,15 +80,15 @@ const PAYMENT_LABELS: ReadonlyMap<string, string> = new Map([
   ['voucher', 'Gutschein'],
 ]);
 
-const TIME_ZONES: Record<string, string> = {
-  DE: 'Europe/Berlin',
-  AT: 'Europe/Vienna',
-  IT: 'Europe/Rome',
-};
+/** The receipt's language: its labels are German. */
+export const RECEIPT_LOCALE = 'de-DE';
+
+/** Decimals every amount is printed with, so the VAT table is computed in them too. */
+export const PRINTED_PLACES = 2;
 
 export function formatMoney(amount: AmountLike, currency: string): string {
-  const rounded = toAmount(amount).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const [integer, fraction] = rounded.abs().toFixed(2).split('.');
+  const rounded = toAmount(amount).toDecimalPlaces(PRINTED_PLACES, Decimal.ROUND_HALF_UP);
+  const [integer, fraction] = rounded.abs().toFixed(PRINTED_PLACES).split('.');
   // Keeps "-0,00" from appearing for tiny negative values.
   const sign = rounded.isNegative() && !rounded.isZero() ? '-' : '';
   return `${sign}${integer.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${fraction} ${currency}`;
@@ -96,14 +99,14 @@ export function formatTaxRate(rate: string): string {
 }
 
 export function formatQuantity(quantity: number): string {
-  return new Intl.NumberFormat('de-DE', { maximumFractionDigits: 3, useGrouping: false }).format(quantity);
+  return new Intl.NumberFormat(RECEIPT_LOCALE, { maximumFractionDigits: 3, useGrouping: false }).format(quantity);
 }
 
-export function formatIssuedAt(issuedAt: Date, countryCode: string): string {
-  const timeZone = TIME_ZONES[countryCode.toUpperCase()];
+/** The local time in `timeZone` (an IANA name), with the zone's abbreviation or UTC offset: "23.11.2026 17:05:00 MEZ". */
+export function formatIssuedAt(issuedAt: Date, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('de-DE', {
-      timeZone: timeZone ?? 'UTC',
+    new Intl.DateTimeFormat(RECEIPT_LOCALE, {
+      timeZone,
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -111,12 +114,12 @@ export function formatIssuedAt(issuedAt: Date, countryCode: string): string {
       minute: '2-digit',
       second: '2-digit',
       hourCycle: 'h23',
+      timeZoneName: 'short',
     })
       .formatToParts(issuedAt)
       .map((part) => [part.type, part.value]),
   );
-  const text = `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}:${parts.second}`;
-  return timeZone ? text : `${text} UTC`;
+  return `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
 }
 
 /** Rates are keyed by value so "0.19" and "0.190" share a letter. */
@@ -126,7 +129,7 @@ function rateKey(rate: string): string {
 
 function taxKeyLetters(doc: ReceiptDocument): Map<string, string> {
   const letters = new Map<string, string>();
-  for (const rate of [...doc.taxBreakdown.map((t) => t.rate), ...doc.lines.map((l) => l.taxRate)]) {
+  for (const rate of [...doc.vat.rows.map((t) => t.rate), ...doc.lines.map((l) => l.taxRate)]) {
     const key = rateKey(rate);
     if (!letters.has(key)) letters.set(key, String.fromCharCode(65 + (letters.size % 26)));
   }
@@ -147,21 +150,18 @@ export function presentReceipt(doc: ReceiptDocument): ReceiptView {
     ...(issuer.locationName && issuer.locationName !== issuer.legalName ? [issuer.locationName] : []),
     issuer.address.line1,
     `${issuer.address.postalCode} ${issuer.address.city}`,
-    ...(issuer.address.countryCode.toUpperCase() === 'DE' ? [] : [issuer.address.countryCode]),
+    countryName(issuer.address.countryCode, RECEIPT_LOCALE),
     ...(issuer.taxId ? [taxIdLine(issuer.taxId)] : []),
   ];
 
-  const rateLabel = (rate: string): string =>
-    toAmount(rate).isZero() ? 'steuerfrei' : formatTaxRate(rate);
-
   return {
-    title: `Beleg ${doc.receiptId}`,
+    title: doc.documentNumber === null ? 'Beleg' : `Beleg ${doc.documentNumber}`,
     issuerName: issuer.legalName,
     issuerLines,
     meta: [
       { label: 'Vorgang', value: OPERATION_LABELS[doc.operationType] },
-      { label: 'Beleg-Nr.', value: doc.receiptId },
-      { label: 'Datum', value: formatIssuedAt(doc.issuedAt, issuer.address.countryCode) },
+      ...(doc.documentNumber === null ? [] : [{ label: 'Beleg-Nr.', value: doc.documentNumber }]),
+      { label: 'Datum', value: formatIssuedAt(doc.issuedAt, doc.timeZone) },
       { label: 'Kasse', value: issuer.registerName },
     ],
     items: doc.lines.map((line) => ({
@@ -180,14 +180,14 @@ export function presentReceipt(doc: ReceiptDocument): ReceiptView {
       label: PAYMENT_LABELS.get(paymentMethodOf(payment.method).name) ?? payment.method,
       value: money(payment.amount),
     })),
-    taxes: doc.taxBreakdown.map((row) => ({
+    taxes: doc.vat.rows.map((row) => ({
       key: letters.get(rateKey(row.rate)) ?? '',
-      rate: rateLabel(row.rate),
+      rate: formatTaxRate(row.rate),
       net: money(row.net),
       tax: money(row.tax),
       gross: money(row.gross),
     })),
-    taxTotal: { key: '', rate: 'Gesamt', net: money(doc.totals.net), tax: money(doc.totals.tax), gross: money(doc.totals.gross) },
+    taxTotal: { key: '', rate: 'Gesamt', net: money(doc.vat.total.net), tax: money(doc.vat.total.tax), gross: money(doc.vat.total.gross) },
     fiscal: doc.fiscal,
   };
 }

@@ -31,15 +31,16 @@ export const FISCAL_RECORD: PublishedKassenSichVRecord = {
 
 export function sampleReceipt(overrides: Partial<ReceiptDocument> = {}): ReceiptDocument {
   return {
-    receiptId: 'rcpt_01J8ZQ4K7M',
+    documentNumber: '1',
     issuedAt: new Date('2021-08-23T14:36:33.000Z'),
+    timeZone: 'Europe/Berlin',
     currency: 'EUR',
     operationType: 'sale',
     issuer: {
       legalName: 'Bäckerei Müller GmbH',
       locationName: 'Filiale Prenzlauer Berg',
       registerName: 'Kasse 1',
-      address: { line1: 'Kastanienallee 12', city: 'Berlin', postalCode: '10435', countryCode: 'DE' },
+      address: { line1: 'Kastanienallee 12', city: 'Berlin', postalCode: '10435', countryCode: 'DEU' },
       taxId: 'DE123456789',
     },
     lines: [
@@ -56,12 +57,16 @@ export function sampleReceipt(overrides: Partial<ReceiptDocument> = {}): Receipt
       { description: 'Geschenkkarte', quantity: 1, unitPrice: '5.00', totalAmount: '5.00', taxRate: '0', taxAmount: '0' },
     ],
     cartDiscounts: [{ description: 'Stammkundenrabatt', amount: '1.68' }],
-    totals: { gross: '21.42', net: '19.56', tax: '1.86', tip: '1.00' },
-    taxBreakdown: [
-      { rate: '0.19', net: '5.70', tax: '1.08', gross: '6.78' },
-      { rate: '0.07', net: '9.01', tax: '0.63', gross: '9.64' },
-      { rate: '0', net: '5.00', tax: '0.00', gross: '5.00' },
-    ],
+    totals: { gross: '22.42', tip: '1.00' },
+    // vatTable of the lines less the discount (0.52 / 0.80 / 0.36), the tip under 0 %.
+    vat: {
+      rows: [
+        { rate: '0.19', net: '5.61', tax: '1.07', gross: '6.68' },
+        { rate: '0.07', net: '9.44', tax: '0.66', gross: '10.10' },
+        { rate: '0', net: '5.64', tax: '0.00', gross: '5.64' },
+      ],
+      total: { net: '20.69', tax: '1.73', gross: '22.42' },
+    },
     payments: [
       { method: 'card', amount: '20.00' },
       { method: 'cash', amount: '2.42' },

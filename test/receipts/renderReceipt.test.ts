@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { afterAll, describe, expect, it } from 'vitest';
+import { countryName } from '../../src/receipts/countryName.js';
 import { formatMoney, formatIssuedAt, formatQuantity, formatTaxRate } from '../../src/receipts/receiptFormat.js';
 import { renderReceiptHtml } from '../../src/receipts/renderReceiptHtml.js';
 import { renderReceiptPdf, toWinAnsi } from '../../src/receipts/renderReceiptPdf.js';
@@ -21,8 +22,9 @@ function writeTemp(extension: string, data: Buffer | string): string {
   return path;
 }
 
-function pdfText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-enc', 'UTF-8', writeTemp('pdf', pdf), '-'], { encoding: 'utf8' });
+/** `layout`: keeps each printed row on one line (table rows), rather than reading column by column. */
+function pdfText(pdf: Buffer, layout = false): string {
+  return execFileSync('pdftotext', ['-enc', 'UTF-8', ...(layout ? ['-layout'] : []), writeTemp('pdf', pdf), '-'], { encoding: 'utf8' });
 }
 
 function pdfPages(pdf: Buffer): number {
@@ -83,9 +85,24 @@ describe('display formatting', () => {
     expect(formatTaxRate('0.055')).toBe('5,5 %');
     expect(formatQuantity(1.25)).toBe('1,25');
     expect(formatQuantity(1000)).toBe('1000');
-    expect(formatIssuedAt(new Date('2024-07-01T22:30:05Z'), 'DE')).toBe('02.07.2024 00:30:05');
-    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'DE')).toBe('15.01.2024 09:00:00');
-    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'US')).toBe('15.01.2024 08:00:00 UTC');
+    expect(formatTaxRate('0')).toBe('0 %');
+  });
+
+  it('prints the issue time in the location’s time zone, with its abbreviation or offset', () => {
+    expect(formatIssuedAt(new Date('2026-11-23T16:05:00Z'), 'Europe/Berlin')).toBe('23.11.2026 17:05:00 MEZ');
+    expect(formatIssuedAt(new Date('2024-07-01T22:30:05Z'), 'Europe/Berlin')).toBe('02.07.2024 00:30:05 MESZ');
+    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'Europe/Vienna')).toBe('15.01.2024 09:00:00 MEZ');
+    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'America/New_York')).toBe('15.01.2024 03:00:00 GMT-5');
+    expect(formatIssuedAt(new Date('2024-01-15T08:00:00Z'), 'UTC')).toBe('15.01.2024 08:00:00 UTC');
+  });
+
+  it('names the country in German from an alpha-3 or alpha-2 code', () => {
+    expect(countryName('DEU', 'de-DE')).toBe('Deutschland');
+    expect(countryName('DE', 'de-DE')).toBe('Deutschland');
+    expect(countryName('aut', 'de-DE')).toBe('Österreich');
+    expect(countryName('GBR', 'de-DE')).toBe('Vereinigtes Königreich');
+    // An alpha-3 code outside the service's table has no alpha-2 to name it by.
+    expect(countryName('JPN', 'de-DE')).toBe('JPN');
   });
 
   it('maps text to what the standard PDF fonts can show', () => {
@@ -112,14 +129,15 @@ describe('renderReceiptPdf', () => {
       'Bäckerei Müller GmbH',
       'Kastanienallee 12',
       '10435 Berlin',
+      'Deutschland',
       'USt-IdNr.: DE123456789',
-      '23.08.2021 16:36:33',
+      '23.08.2021 16:36:33 MESZ',
       'Cappuccino groß',
       '2 x 3,60 EUR',
       '-1,68 EUR',
-      '21,42 EUR',
-      '19,56 EUR',
-      '1,86 EUR',
+      '22,42 EUR',
+      '20,69 EUR',
+      '1,73 EUR',
       'A 19 %',
       'Karte',
       'Kassenbeleg-V1',
@@ -136,6 +154,10 @@ describe('renderReceiptPdf', () => {
       expect(compact).toContain(value.replace(/\s+/g, ''));
     }
     expect(text).toMatch(/Transaktionsnummer[\s\S]*Signaturzähler/);
+    // The 0 % row holds the gift card less its discount share, and the tip.
+    const rows = pdfText(pdf, true).replace(/[ \t]+/g, ' ');
+    expect(rows).toContain('0% 5,64 EUR 0,00 EUR 5,64 EUR');
+    expect(rows).toContain('Gesamt 20,69 EUR 1,73 EUR 22,42 EUR');
   });
 
   it('prints a QR code that decodes to exactly qrData', async (context) => {
@@ -190,7 +212,7 @@ describe('renderReceiptHtml', () => {
       fiscal.end_event.signature,
       fiscal.end_event.public_key,
       fiscal.end_event.process_type,
-      '21,42 EUR',
+      '22,42 EUR',
     ]) {
       expect(page).toContain(value);
     }
@@ -204,7 +226,7 @@ describe('renderReceiptHtml', () => {
     const base = sampleReceipt();
     const page = await renderReceiptHtml(
       sampleReceipt({
-        receiptId: evil,
+        documentNumber: evil,
         currency: '<b>',
         issuer: { ...base.issuer, legalName: evil, registerName: `"'><img src=x onerror=alert(1)>` },
         lines: [{ ...base.lines[0], description: evil }],

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
-import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
+import { formatAmount, toAmount } from '../../domain/money.js';
 import { paymentMethodOf } from '../../domain/paymentMethods.js';
-import { allocateDiscountByGross } from '../../domain/vatAllocation.js';
+import { grossByVatRate, vatRateOfLine, type RateGross, type RateOrder } from '../../domain/vatBreakdown.js';
 import { buildKassenbelegProcessData, type KassenbelegInput } from './processData.js';
 
 type VatSlot = keyof KassenbelegInput['grossByVatKey'];
@@ -62,28 +62,33 @@ function slotOf(line: ReceiptLine, index: number): VatSlot {
   return slot;
 }
 
+const RATE_ORDER: readonly string[] = [...SLOT_BY_RATE.keys()];
+
+/** Rates in the order of their positions (SLOTS): a discount's remainder cent goes where the DSFinV-K export sends it too. */
+const byPosition: RateOrder = (a, b) => RATE_ORDER.indexOf(a.toString()) - RATE_ORDER.indexOf(b.toString());
+
 const cents = (value: Decimal): Decimal => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 /**
- * Gross turnover per VAT position: line totals, less cart-level discounts
- * spread over the positions in proportion to their gross, in cents (the
- * remainder goes to the largest, the first of equals in SLOTS order), plus the
- * tip, which is not taxable (key 5).
+ * Gross turnover per VAT rate in cents (grossByVatRate, src/domain/vatBreakdown.ts): line
+ * totals less the cart-level discounts spread over the rates, the tip under 0 %. The
+ * positions signed are its sums, and the receipt prints it, so both show the same amounts.
  */
+export function grossByGermanVatRate(receipt: Omit<ReceiptForSigning, 'payments'>): RateGross[] {
+  const lines = receipt.line_items.map((line, index) => {
+    const rate = slotOf(line, index) === 'zero' ? toAmount('0') : vatRateOfLine(line);
+    return { rate, gross: line.total_amount };
+  });
+  return grossByVatRate({ lines, cartDiscounts: receipt.cart_level_discounts.map((d) => d.amount), tip: receipt.tip_amount }, 2, byPosition);
+}
+
+/** Gross turnover per VAT position: the sum of grossByGermanVatRate over the rates of each position. */
 export function grossByVatSlot(receipt: ReceiptForSigning): Record<VatSlot, Decimal> {
   const gross = Object.fromEntries(SLOTS.map((slot) => [slot, toAmount('0')])) as Record<VatSlot, Decimal>;
-  receipt.line_items.forEach((line, index) => {
-    const slot = slotOf(line, index);
-    gross[slot] = gross[slot].plus(toAmount(line.total_amount));
-  });
-  const discount = sumAmounts(receipt.cart_level_discounts.map((d) => d.amount));
-  const linesTotal = sumAmounts(SLOTS.map((slot) => gross[slot]));
-  if (!discount.isZero() && !linesTotal.isZero()) {
-    const shares = allocateDiscountByGross(discount, new Map(SLOTS.map((slot) => [slot, gross[slot]])), 2);
-    for (const [slot, share] of shares) gross[slot] = gross[slot].minus(share);
+  for (const { rate, gross: amount } of grossByGermanVatRate(receipt)) {
+    const slot = SLOT_BY_RATE.get(rate.toString())!;
+    gross[slot] = gross[slot].plus(amount);
   }
-  gross.zero = gross.zero.plus(toAmount(receipt.tip_amount));
-  for (const slot of SLOTS) gross[slot] = cents(gross[slot]);
   return gross;
 }
 

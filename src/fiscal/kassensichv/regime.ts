@@ -1,6 +1,7 @@
 import { randomBase62 } from '../../lib/ids.js';
 import { FiscalPreconditionError, type FiscalRegime } from '../fiscalDevice.js';
 import { kassenSichVReceiptSection, publishKassenSichVRecord } from './fiscalInformation.js';
+import { grossByGermanVatRate } from './kassenbeleg.js';
 import { KassenSichVDevice } from './kassenSichVDevice.js';
 import { processOf } from './process.js';
 import { provisionSoftwareTse, SoftwareTse } from './softwareTse.js';
@@ -25,6 +26,14 @@ export const kassenSichV: FiscalRegime = {
 
   publish: publishKassenSichVRecord,
   receiptSection: kassenSichVReceiptSection,
+
+  grossByVatRate(movement) {
+    return grossByGermanVatRate({
+      line_items: movement.lineItems,
+      cart_level_discounts: movement.cartLevelDiscounts,
+      tip_amount: movement.tipAmount,
+    });
+  },
 
   checkGoodsMovement(movement) {
     processOf(movement);

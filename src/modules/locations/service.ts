@@ -4,16 +4,13 @@ import type { AppContext } from '../../context.js';
 import { assertCurrentVersion } from '../../domain/resourceVersion.js';
 import { conflict, notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
+import { defaultTimeZone } from '../../domain/countryTimeZones.js';
 import type { AddressValue } from '../../db/records/address.js';
 import { toStoredAddress } from '../common/schemas.js';
 import type { Tx } from '../../db/transaction.js';
 import type { Finalize } from '../common/transactions.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
-
-const DEFAULT_TIMEZONES: Record<string, string> = { DEU: 'Europe/Berlin', AUT: 'Europe/Vienna', ITA: 'Europe/Rome' };
-
-export const defaultTimezone = (countryCode: string): string => DEFAULT_TIMEZONES[countryCode] ?? 'UTC';
 
 export async function createLocation(
   ctx: AppContext,
@@ -28,7 +25,7 @@ export async function createLocation(
         merchantId: merchant.id,
         name: input.name,
         address: toStoredAddress(input.address),
-        timezone: input.timezone ?? defaultTimezone(input.address.country_code),
+        timezone: input.timezone ?? defaultTimeZone(input.address.country_code),
         externalId: input.external_id ?? null,
       },
     });

@@ -17,7 +17,7 @@ import {
   StyleOAddressInput,
   StyleOAddressPatch,
 } from '../styleO/schemas.js';
-import { defaultTimezone } from './service.js';
+import { defaultTimeZone } from '../../domain/countryTimeZones.js';
 import { sqlOf } from '../../db/sql.js';
 
 // ---- schemas (contract 2.7) ----
@@ -120,7 +120,7 @@ export async function createOrganizationLocation(
         merchantId: organization.id,
         name: input.name,
         address,
-        timezone: input.timezone ?? defaultTimezone(address.country_code),
+        timezone: input.timezone ?? defaultTimeZone(address.country_code),
         metadata: (input.metadata ?? {}) as PrismaNs.InputJsonValue,
       },
     });

@@ -37,7 +37,7 @@ const LOCK_FOR_COMPLETION = `
        FOR UPDATE)
   SELECT ${OPERATION_COLUMNS},
          r.name AS register_name, r.fiscalization_status, r.regime, r.tse_id AS device_id, r.client_id, r.device_simulation,
-         l.name AS location_name, l.address AS location_address,
+         l.name AS location_name, l.address AS location_address, l.timezone AS location_timezone,
          bound.status AS session_status
     FROM target o
     LEFT JOIN registers r ON r.id = o.register_id
@@ -53,6 +53,7 @@ interface CompletionRow extends OperationRow {
   device_simulation: string | null;
   location_name: string | null;
   location_address: Prisma.JsonValue | null;
+  location_timezone: string | null;
   session_status: string | null;
 }
 
@@ -69,7 +70,7 @@ function fiscalRegisterOf(row: CompletionRow): FiscalRegister {
 
 function placeOf(row: CompletionRow): ReceiptPlace {
   return {
-    location: row.location_name === null ? null : { name: row.location_name, address: row.location_address! },
+    location: row.location_name === null ? null : { name: row.location_name, address: row.location_address!, timezone: row.location_timezone! },
     register: row.register_name === null ? null : { name: row.register_name },
   };
 }

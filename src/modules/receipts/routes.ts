@@ -37,7 +37,7 @@ const HOSTED_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri
 // Documents, not JSON: Fastify sends these bodies as they are, so the schemas only describe them.
 const PdfDocument = { description: 'The receipt as PDF', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } };
 const HtmlDocument = { description: 'The hosted receipt page', content: { 'text/html': { schema: z.string() } } };
-const documentOf = (receipt: ReceiptRecord) => toReceiptDocument(receipt.id, snapshotOf(receipt));
+const documentOf = (receipt: ReceiptRecord) => toReceiptDocument(snapshotOf(receipt));
 
 /** Style M receipts (2.4) and the customer's links: a PDF and a hosted page behind an unguessable token. */
 export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,8 +1,12 @@
+import type { Decimal } from 'decimal.js';
 import type { Location, Merchant, Operation, Register } from '../../db/generated/client.js';
-import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
+import { formatAmount, sumAmounts } from '../../domain/money.js';
+import { defaultTimeZone } from '../../domain/countryTimeZones.js';
+import { grossByVatRate, vatRateOfLine, vatTable } from '../../domain/vatBreakdown.js';
 import type { ReceiptDocument } from '../../receipts/receiptDocument.js';
+import { PRINTED_PLACES } from '../../receipts/receiptFormat.js';
 import type { AddressValue } from '../../db/records/address.js';
-import { receiptSectionOf } from '../../fiscal/regimes.js';
+import { receiptSectionOf, signedGrossByVatRate } from '../../fiscal/regimes.js';
 import { presentFiscalInformation } from '../fiscalRecords/presenter.js';
 import type { FiscalInformationView } from '../fiscalRecords/schemas.js';
 import { discountsOf, lineItemsOf, paymentsOf } from '../../db/records/operation.js';
@@ -17,8 +21,16 @@ export interface ReceiptSnapshot {
   operation_type: 'sale' | 'return' | 'exchange' | 'refund';
   /** 1 when issued; a refund signed later by the fiscal retry is re-issued with the signature (2, ...). */
   version?: number;
+  /**
+   * The fiscal document number: the signed record's, or the register's sequence number a
+   * refund awaiting its signature is signed under; null for an ONLINE sale. Absent in
+   * receipts issued before it was kept here, which take their fiscal record's.
+   */
+  document_number?: string | null;
   currency: string;
   issued_at: string;
+  /** IANA time zone of the location, which the issue time prints in; absent in receipts issued before it was kept here. */
+  timezone?: string;
   location_id: string | null;
   register_id: string | null;
   external_reference: string | null;
@@ -33,6 +45,7 @@ export interface ReceiptSnapshot {
   line_items: { id: string; description: string; quantity: number; unit_price: string; total_amount: string; tax_rate: string; tax_amount: string }[];
   cart_discounts: { description: string | null; amount: string }[];
   totals: { total_gross: string; total_net: string; total_tax: string; tip: string };
+  /** The VAT table's rows (vatTable), in cents, from the gross per rate that was signed. */
   tax_breakdown: { rate: string; net: string; tax: string; gross: string }[];
   payments: { method: string; amount: string; details: Record<string, string> }[];
   fiscal: FiscalInformationView | null;
@@ -47,7 +60,7 @@ function merchantTaxId(merchant: Merchant, countryCode: string): string | null {
 
 /** Where an operation took place, as its receipt names it. */
 export interface ReceiptPlace {
-  location: Pick<Location, 'name' | 'address'> | null;
+  location: Pick<Location, 'name' | 'address' | 'timezone'> | null;
   register: Pick<Register, 'name'> | null;
 }
 
@@ -60,24 +73,35 @@ export function buildReceiptSnapshot(input: {
 }): ReceiptSnapshot {
   const { operation, merchant, location, register } = input;
   const address = (location?.address ?? merchant.address) as AddressValue & { state?: string | null };
-  const lines = lineItemsOf(operation).map((line) => ({
+  const record = fiscalRecordOf(operation);
+  const lineItems = lineItemsOf(operation);
+  const lines = lineItems.map((line) => ({
     id: line.id,
     description: line.title,
     quantity: line.quantity,
     unit_price: line.unit_price,
     total_amount: line.total_amount,
-    tax_rate: line.taxes[0]?.rate ?? '0',
+    tax_rate: vatRateOfLine(line).toString(),
     tax_amount: formatAmount(sumAmounts(line.taxes.map((tax) => tax.tax_amount))),
   }));
-  const byRate = new Map<string, { gross: ReturnType<typeof toAmount>; tax: ReturnType<typeof toAmount> }>();
-  for (const line of lines) {
-    const entry = byRate.get(line.tax_rate) ?? { gross: toAmount('0'), tax: toAmount('0') };
-    byRate.set(line.tax_rate, { gross: entry.gross.plus(toAmount(line.total_amount)), tax: entry.tax.plus(toAmount(line.tax_amount)) });
-  }
+  const movement = { lineItems, cartLevelDiscounts: discountsOf(operation), tipAmount: operation.tipAmount!.toFixed() };
+  // A signed operation prints the gross per rate its regime signed; anything else the same rule in its default order.
+  const grossByRate = record
+    ? signedGrossByVatRate(record, movement)
+    : grossByVatRate(
+        {
+          lines: lines.map((line) => ({ rate: line.tax_rate, gross: line.total_amount })),
+          cartDiscounts: movement.cartLevelDiscounts.map((discount) => discount.amount),
+          tip: movement.tipAmount,
+        },
+        PRINTED_PLACES,
+      );
   return {
     operation_type: operation.type as ReceiptSnapshot['operation_type'],
+    document_number: record?.document_number ?? (operation.sequenceNumber === null ? null : String(operation.sequenceNumber)),
     currency: operation.currency,
     issued_at: input.issuedAt.toISOString(),
+    timezone: location?.timezone ?? defaultTimeZone(address.country_code),
     location_id: operation.locationId,
     register_id: operation.registerId,
     external_reference: operation.externalId,
@@ -96,18 +120,18 @@ export function buildReceiptSnapshot(input: {
       tax_id: merchantTaxId(merchant, merchant.countryCode),
     },
     line_items: lines,
-    cart_discounts: discountsOf(operation).map((discount) => ({ description: discount.description, amount: discount.amount })),
+    cart_discounts: movement.cartLevelDiscounts.map((discount) => ({ description: discount.description, amount: discount.amount })),
     totals: {
       total_gross: formatAmount(operation.totalAmount!.toFixed()),
       total_net: formatAmount(operation.pretaxAmount!.toFixed()),
       total_tax: formatAmount(operation.taxAmount!.toFixed()),
       tip: formatAmount(operation.tipAmount!.toFixed()),
     },
-    tax_breakdown: [...byRate.entries()].map(([rate, sums]) => ({
-      rate,
-      gross: formatAmount(sums.gross),
-      tax: formatAmount(sums.tax),
-      net: formatAmount(sums.gross.minus(sums.tax)),
+    tax_breakdown: vatTable(grossByRate, PRINTED_PLACES).rows.map((row) => ({
+      rate: row.rate.toString(),
+      gross: formatAmount(row.gross),
+      tax: formatAmount(row.tax),
+      net: formatAmount(row.net),
     })),
     payments: paymentsOf(operation).map((payment) => ({
       method: payment.method,
@@ -127,12 +151,23 @@ export function buildReceiptSnapshot(input: {
   };
 }
 
-/** The renderers' view model (PDF and hosted page). */
-export function toReceiptDocument(receiptId: string, snapshot: ReceiptSnapshot): ReceiptDocument {
+/**
+ * The renderers' view model (PDF and hosted page). The VAT table is derived again from
+ * each row's rate and gross: the stored rows for a receipt issued now, and a table that adds
+ * up for one issued before its rows were computed that way.
+ */
+export function toReceiptDocument(snapshot: ReceiptSnapshot): ReceiptDocument {
   const fiscal = snapshot.fiscal;
+  const vat = vatTable(snapshot.tax_breakdown, PRINTED_PLACES);
+  const amounts = (row: { net: Decimal; tax: Decimal; gross: Decimal }) => ({
+    net: formatAmount(row.net),
+    tax: formatAmount(row.tax),
+    gross: formatAmount(row.gross),
+  });
   return {
-    receiptId,
+    documentNumber: snapshot.document_number ?? fiscal?.document_number ?? null,
     issuedAt: new Date(snapshot.issued_at),
+    timeZone: snapshot.timezone ?? defaultTimeZone(snapshot.issuer.address.country_code),
     currency: snapshot.currency,
     operationType: snapshot.operation_type === 'refund' ? 'return' : snapshot.operation_type,
     issuer: {
@@ -156,8 +191,8 @@ export function toReceiptDocument(receiptId: string, snapshot: ReceiptSnapshot):
       taxAmount: line.tax_amount,
     })),
     cartDiscounts: snapshot.cart_discounts,
-    totals: { gross: snapshot.totals.total_gross, net: snapshot.totals.total_net, tax: snapshot.totals.total_tax, tip: snapshot.totals.tip },
-    taxBreakdown: snapshot.tax_breakdown,
+    totals: { gross: snapshot.totals.total_gross, tip: snapshot.totals.tip },
+    vat: { rows: vat.rows.map((row) => ({ rate: row.rate.toString(), ...amounts(row) })), total: amounts(vat.total) },
     payments: snapshot.payments.map((payment) => ({ method: payment.method, amount: payment.amount })),
     fiscal: fiscal && receiptSectionOf(fiscal),
   };

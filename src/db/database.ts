@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
+import { lockDataDir, type DataDirLock } from './dataDirLock.js';
 import { isDatabaseUnavailable } from './databaseUnavailable.js';
 import { applyMigrations, type MigrationOutcome, type SqlRunner } from './migrations.js';
 import { pgliteSql, postgresSql, type SqlDatabase } from './sql.js';
@@ -24,6 +25,7 @@ export interface Database {
 
 export interface DatabaseOptions {
   databaseUrl?: string;
+  /** Where the embedded database lives; opening it takes DATA_DIR's lock (dataDirLock.ts) until close(). */
   dataDir?: string;
   poolSize?: number;
   /** An already open PGlite instance (tests clone a migrated template). */
@@ -97,10 +99,17 @@ function postgresRunner(client: pg.PoolClient): SqlRunner {
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   let instance = options.pglite;
+  let lock: DataDirLock | undefined;
   if (!instance) {
     const dir = options.dataDir ?? './data';
     mkdirSync(dir, { recursive: true });
-    instance = await PGlite.create(`${dir}/pglite`);
+    lock = lockDataDir(dir);
+    try {
+      instance = await PGlite.create(`${dir}/pglite`);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
   const pglite = instance;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
@@ -115,6 +124,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       if (!pglite.closed) await pglite.close();
+      lock?.release();
     },
   };
 }

@@ -28,6 +28,7 @@ describe('without ADMIN_TOKEN', () => {
       expect(closed.config.adminToken).toBeUndefined();
       const routes: [string, string][] = [
         ['POST', '/admin/v1/tenants'],
+        ['GET', '/admin/v1/tenants'],
         ['GET', '/admin/v1/tenants/ten_x/api-keys'],
         ['POST', '/admin/v1/tenants/ten_x/api-keys'],
         ['DELETE', '/admin/v1/api-keys/key_x'],
@@ -65,6 +66,7 @@ describe('with ADMIN_TOKEN', () => {
     for (const headers of attempts) {
       expectError(await t.app.inject({ method: 'POST', url: '/admin/v1/tenants', headers, payload: { name: 'x' } }), 401, 'unauthorized');
       expectError(await t.app.inject({ method: 'GET', url: `/admin/v1/tenants/${tenant.id}/api-keys`, headers }), 401, 'unauthorized');
+      expectError(await t.app.inject({ method: 'GET', url: '/admin/v1/tenants', headers }), 401, 'unauthorized');
     }
   });
 
@@ -80,6 +82,19 @@ describe('with ADMIN_TOKEN', () => {
       400,
       'invalid_request',
     );
+  });
+
+  it('lists every tenant, oldest first, in the view it was created with', async () => {
+    const first = await newTenant('First GmbH');
+    const second = await newTenant('Second GmbH');
+    const response = await t.app.inject({ method: 'GET', url: '/admin/v1/tenants', headers: admin });
+    expect(response.statusCode).toBe(200);
+    const { data } = json(response) as { data: { id: string; name: string; created_at: string }[] };
+    expect(data).toEqual(expect.arrayContaining([first, second]));
+    for (const tenant of data) expect(Object.keys(tenant).sort()).toEqual(['created_at', 'id', 'name']);
+    const createdAt = data.map((tenant) => Date.parse(tenant.created_at));
+    expect(createdAt).toEqual([...createdAt].sort((a, b) => a - b));
+    expect(data.length).toBe(await t.database.prisma.tenant.count());
   });
 
   it('issues a tenant key once, stores only its SHA-256 hash, and the key works', async () => {

@@ -1,12 +1,17 @@
 // The operator console on the command line: `npm run admin -- <command>` prints JSON, on the embedded
-// database of a temporary DATA_DIR; keys are stored hashed and revocation takes effect.
+// database of a temporary DATA_DIR; keys are stored hashed and revocation takes effect; input the admin
+// API refuses is refused; while the server holds DATA_DIR the CLI, the worker and a second server are
+// refused, and a lost demo key is replaced through the admin API or, with the server stopped, the CLI.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
-import { runNpmScript, tempDir } from '../support/processes.js';
-import { auth, deuMerchantBody, TEST_SECRETS_KEY } from '../support/testApp.js';
+import { LOCK_FILE } from '../../src/db/dataDirLock.js';
+import { runNpmScript, startServer, tempDir } from '../support/processes.js';
+import { ADMIN_TOKEN, auth, deuMerchantBody, TEST_SECRETS_KEY } from '../support/testApp.js';
 
 const TIMEOUT = 120_000;
 let dir: ReturnType<typeof tempDir>;
@@ -99,6 +104,90 @@ describe('npm run admin', () => {
       const usage = await admin('frobnicate');
       expect(usage.code).not.toBe(0);
       expect(usage.stderr).toMatch(/usage/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'refuses what the admin API refuses: exit 2, the option named, nothing stored',
+    async () => {
+      const tenant = (await admin('create-tenant', 'Strict GmbH')).json();
+      const refusals: [string[], RegExp][] = [
+        [['--kind', 'bogus', '--country', 'DEU'], /^--kind: .*"tenant"\|"organization"\|"platform"/],
+        [['--kind', 'tenant', '--country', 'FRA'], /^--country: .*"DEU"\|"AUT"\|"ITA"/],
+        [['--kind', 'platform', '--country', 'DEU'], /platform key has no country/],
+      ];
+      for (const [options, message] of refusals) {
+        const run = await admin('create-key', tenant.id, ...options);
+        expect(run.code, options.join(' ')).toBe(2);
+        expect(JSON.parse(run.stderr.trim().split('\n').pop()!).error).toMatch(message);
+      }
+      const split = await admin('create-tenant', 'Two', 'Words');
+      expect(split.code).toBe(2);
+      expect(split.stderr).toMatch(/one argument/);
+
+      expect((await admin('list-keys', tenant.id)).json()).toEqual({ data: [] });
+      const tenants = await admin('list-tenants');
+      expect(tenants.code, tenants.stderr).toBe(0);
+      expect(tenants.json().data).toContainEqual(tenant);
+      expect(tenants.json().data.map((t: { name: string }) => t.name)).not.toContain('Two');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('one process at a time on the embedded database', () => {
+  it(
+    'while the server runs, the CLI, the worker and a second server are refused; a lost demo key is replaced by the admin API or, stopped, by the CLI',
+    async () => {
+      const data = tempDir('fiscal-cli-lock-');
+      const env = { DATA_DIR: data.path, ADMIN_TOKEN };
+      const run = async (script: string, ...args: string[]) => runNpmScript(script, args, env);
+      try {
+        const server = await startServer(env);
+        let demoTenant: { id: string; name: string; created_at: string };
+        let apiKey: string;
+        try {
+          for (const refused of [await run('admin', 'create-tenant', 'Lost GmbH'), await run('worker')]) {
+            expect(refused.code).toBe(1);
+            expect(refused.stderr).toContain(`in use by pid ${server.child.pid}`);
+            expect(refused.stderr).toContain('curl -H "Authorization: Bearer $ADMIN_TOKEN"');
+          }
+          await expect(startServer(env)).rejects.toThrow(`in use by pid ${server.child.pid}`);
+
+          const adminApi = { authorization: `Bearer ${ADMIN_TOKEN}` };
+          const tenants = (await (await fetch(`${server.url}/admin/v1/tenants`, { headers: adminApi })).json()) as { data: (typeof demoTenant)[] };
+          expect(tenants.data.map((t: { name: string }) => t.name)).toEqual(['Demo tenant']);
+          demoTenant = tenants.data[0];
+          const issued = await fetch(`${server.url}/admin/v1/tenants/${demoTenant.id}/api-keys`, {
+            method: 'POST',
+            headers: { ...adminApi, 'content-type': 'application/json' },
+            body: JSON.stringify({ kind: 'tenant', country_code: 'DEU' }),
+          });
+          expect(issued.status).toBe(201);
+          apiKey = ((await issued.json()) as { api_key: string }).api_key;
+          expect((await fetch(`${server.url}/v1/merchants`, { headers: auth(apiKey) })).status).toBe(200);
+        } finally {
+          expect(await server.stop()).toBe(0);
+        }
+        expect(existsSync(join(data.path, LOCK_FILE))).toBe(false);
+
+        const listed = await run('admin', 'list-tenants');
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(JSON.parse(listed.stdout)).toEqual({ data: [demoTenant] });
+        const created = await run('admin', 'create-key', demoTenant.id, '--kind', 'tenant', '--country', 'DEU');
+        expect(created.code, created.stderr).toBe(0);
+        const cliKey: string = JSON.parse(created.stdout).api_key;
+
+        const restarted = await startServer(env);
+        try {
+          for (const key of [apiKey, cliKey]) expect((await fetch(`${restarted.url}/v1/merchants`, { headers: auth(key) })).status).toBe(200);
+        } finally {
+          expect(await restarted.stop()).toBe(0);
+        }
+      } finally {
+        data.remove();
+      }
     },
     TIMEOUT,
   );

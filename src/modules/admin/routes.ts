@@ -1,24 +1,14 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthorized } from '../../domain/errors.js';
 import { environmentOfService } from '../../lib/apiKeys.js';
-import { ResourceId, Timestamp } from '../common/schemas.js';
+import { listOf } from '../common/schemas.js';
 import { errorResponses } from '../common/responses.js';
-import { createApiKey, createTenant, KEY_COUNTRIES, revokeApiKey } from './service.js';
+import { presentKey, presentTenant } from './presenter.js';
+import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreateTenantBody, IssuedApiKey, Tenant, TenantParams } from './schemas.js';
+import { createApiKey, createTenant, listApiKeys, listTenants, revokeApiKey } from './service.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
-
-const ApiKeyView = z.object({
-  id: z.string(),
-  kind: z.enum(['tenant', 'organization', 'platform']),
-  prefix: z.string(),
-  environment: z.enum(['test', 'live']),
-  country_code: z.string().nullable(),
-  organization_id: z.string().nullable(),
-  created_at: Timestamp,
-  revoked_at: Timestamp.nullable(),
-});
 
 /** The operator console over HTTP; mounted only when ADMIN_TOKEN is set, and hidden from the public contract. */
 export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async (app, options) => {
@@ -35,14 +25,26 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
     {
       schema: {
         ...schemaBase,
-        body: z.strictObject({ name: z.string().min(1).max(200) }),
-        response: { 201: z.object({ id: z.string(), name: z.string(), created_at: Timestamp }), ...errorResponses(400) },
+        operationId: 'createTenant',
+        summary: 'Create a tenant',
+        body: CreateTenantBody,
+        response: { 201: Tenant.describe('The new tenant'), ...errorResponses(400) },
       },
     },
-    async (request, reply) => {
-      const tenant = await createTenant(app.ctx.db, request.body.name);
-      return reply.code(201).send({ id: tenant.id, name: tenant.name, created_at: tenant.createdAt.toISOString() });
+    async (request, reply) => reply.code(201).send(presentTenant(await createTenant(app.ctx.db, request.body.name))),
+  );
+
+  app.get(
+    '/tenants',
+    {
+      schema: {
+        ...schemaBase,
+        operationId: 'listTenants',
+        summary: 'List every tenant',
+        response: { 200: listOf(Tenant).describe('Every tenant, oldest first'), ...errorResponses() },
+      },
     },
+    async () => ({ data: (await listTenants(app.ctx.db)).map(presentTenant) }),
   );
 
   app.post(
@@ -50,13 +52,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
     {
       schema: {
         ...schemaBase,
-        params: z.strictObject({ tenantId: ResourceId }),
-        body: z.strictObject({
-          kind: z.enum(['tenant', 'organization', 'platform']),
-          country_code: z.enum(KEY_COUNTRIES).optional(),
-          organization_id: ResourceId.optional(),
-        }),
-        response: { 201: ApiKeyView.extend({ api_key: z.string() }), ...errorResponses(400, 404, 422) },
+        operationId: 'createApiKey',
+        summary: 'Issue an API key for a tenant',
+        params: TenantParams,
+        body: CreateApiKeyBody,
+        response: { 201: IssuedApiKey.describe('The new key; api_key is shown only here'), ...errorResponses(400, 404, 422) },
       },
     },
     async (request, reply) => {
@@ -70,42 +70,26 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
     {
       schema: {
         ...schemaBase,
-        params: z.strictObject({ tenantId: ResourceId }),
-        response: { 200: z.object({ data: z.array(ApiKeyView) }), ...errorResponses(400) },
+        operationId: 'listApiKeys',
+        summary: "List a tenant's API keys",
+        params: TenantParams,
+        response: { 200: listOf(ApiKey).describe("The tenant's keys by prefix, revoked ones included, oldest first"), ...errorResponses(400) },
       },
     },
-    async (request) => ({
-      data: (await app.ctx.db.apiKey.findMany({ where: { tenantId: request.params.tenantId }, orderBy: { createdAt: 'asc' } })).map(
-        presentKey,
-      ),
-    }),
+    async (request) => ({ data: (await listApiKeys(app.ctx.db, request.params.tenantId)).map(presentKey) }),
   );
 
   app.delete(
     '/api-keys/:keyId',
-    { schema: { ...schemaBase, params: z.strictObject({ keyId: ResourceId }), response: { 200: ApiKeyView, ...errorResponses(400, 404) } } },
+    {
+      schema: {
+        ...schemaBase,
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        params: ApiKeyParams,
+        response: { 200: ApiKey.describe('The revoked key'), ...errorResponses(400, 404) },
+      },
+    },
     async (request) => presentKey(await revokeApiKey(app.ctx.db, request.params.keyId)),
   );
 };
-
-function presentKey(key: {
-  id: string;
-  kind: string;
-  prefix: string;
-  environment: string;
-  countryCode: string | null;
-  organizationId: string | null;
-  createdAt: Date;
-  revokedAt: Date | null;
-}): z.infer<typeof ApiKeyView> {
-  return {
-    id: key.id,
-    kind: key.kind as z.infer<typeof ApiKeyView>['kind'],
-    prefix: key.prefix,
-    environment: key.environment as 'test' | 'live',
-    country_code: key.countryCode,
-    organization_id: key.organizationId,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  };
-}

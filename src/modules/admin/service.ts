@@ -3,8 +3,6 @@ import { notFound, validationError } from '../../domain/errors.js';
 import { generateApiKey, hashApiKey, type KeyEnvironment, type KeyKind } from '../../lib/apiKeys.js';
 import { newId } from '../../lib/ids.js';
 
-export const KEY_COUNTRIES = ['DEU', 'AUT', 'ITA'] as const;
-
 export interface CreateApiKeyInput {
   kind: KeyKind;
   country_code?: string;
@@ -13,6 +11,16 @@ export interface CreateApiKeyInput {
 
 export async function createTenant(db: Prisma, name: string) {
   return db.tenant.create({ data: { id: newId('ten'), name } });
+}
+
+/** Every tenant, oldest first (the order they were created in). */
+export async function listTenants(db: Prisma) {
+  return db.tenant.findMany({ orderBy: { createdAt: 'asc' } });
+}
+
+/** A tenant's keys, revoked ones included, oldest first. */
+export async function listApiKeys(db: Prisma, tenantId: string) {
+  return db.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } });
 }
 
 /** Issues a key; the secret is returned once and only its SHA-256 hash is stored. */

@@ -4,9 +4,10 @@ import pino from 'pino';
 import { openMigratedDatabase } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
+import { logDestination } from '../lib/logDestination.js';
 
 const config = loadConfig();
-const log = pino({ level: config.logLevel });
+const log = pino({ level: config.logLevel }, await logDestination());
 const database = await openMigratedDatabase(config);
 const worker = createExportWorker(database.prisma, config, log);
 worker.start();

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { openMigratedDatabase, secretsKeyFor } from './bootstrap.js';
 import { loadConfig } from './config.js';
 import { environmentOfService } from './lib/apiKeys.js';
+import { logDestination } from './lib/logDestination.js';
 import { seedDemoTenant } from './modules/admin/demoTenant.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -10,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const secretsKey = secretsKeyFor(config);
   const database = await openMigratedDatabase(config);
-  const app = await buildApp({ config, database, secretsKey });
+  const app = await buildApp({ config, database, secretsKey, logStream: await logDestination() });
 
   if (config.environment === 'sandbox' && config.seedDemoTenant) {
     const apiKey = await seedDemoTenant(database.prisma, environmentOfService(config.environment));

@@ -6,10 +6,11 @@ import pino from 'pino';
 import { openMigratedDatabase } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
+import { logDestination } from '../lib/logDestination.js';
 import { openDatabaseOrExit } from './openDatabaseOrExit.js';
 
 const config = loadConfig();
-const log = pino({ level: config.logLevel });
+const log = pino({ level: config.logLevel }, await logDestination());
 const database = await openDatabaseOrExit(() => openMigratedDatabase(config));
 const worker = createExportWorker(database.prisma, config, log);
 worker.start();

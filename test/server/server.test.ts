@@ -1,11 +1,16 @@
-// A real listening server: pino logs carry the request id and never keys or secrets; SIGTERM drains
-// in-flight requests and exits 0.
+// A real listening server, started exactly as the Docker image starts it (the Dockerfile's CMD and
+// ENV, over `npm run build`'s output): pino logs carry the request id and never keys or secrets;
+// SIGTERM, as `docker stop` sends it, drains in-flight requests and exits 0.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildImageApp, imageRuntime, packagesImportedBy } from '../support/image.js';
 import {
   connectionRefused,
   createEmptyPostgresDatabase,
   openConnection,
   parseResponses,
+  ROOT,
   startServer,
   type RawResponse,
   tempDir,
@@ -19,15 +24,21 @@ const SECRETS_KEY = 'ab'.repeat(32);
 const FISCONLINE_PASSWORD = 'Very-Secret-Portal-Pw-4711';
 const FISCONLINE_PIN = '90817263545';
 
+const image = imageRuntime();
 let server: ChildServer;
+let imageApp: Awaited<ReturnType<typeof buildImageApp>>;
 let dir: ReturnType<typeof tempDir>;
 let dropDatabase: (() => Promise<void>) | undefined;
 let exitCode: number | null | undefined;
 let pipelined: RawResponse | undefined;
 
 beforeAll(async () => {
+  imageApp = await buildImageApp();
   dir = tempDir();
+  // The image's settings, on a free port (startServer's) and a temporary data folder.
+  const { PORT: _imagePort, ...imageEnv } = image.env;
   const env: Record<string, string> = {
+    ...imageEnv,
     DATA_DIR: dir.path,
     LOG_LEVEL: 'info',
     ADMIN_TOKEN: ADMIN,
@@ -39,12 +50,15 @@ beforeAll(async () => {
     env.DATABASE_URL = database.url;
     dropDatabase = database.drop;
   }
-  server = await startServer(env);
+  expect(image.command[0], "the image's CMD runs node").toBe('node');
+  // that node is the one running these tests
+  server = await startServer(env, { argv: [process.execPath, ...image.command.slice(1)], cwd: imageApp.path });
 }, TIMEOUT);
 
 afterAll(async () => {
   if (exitCode === undefined) await server?.stop('SIGKILL');
   dir?.remove();
+  imageApp?.remove();
   await dropDatabase?.();
 });
 
@@ -69,6 +83,25 @@ const logLines = () =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, any>);
+
+describe("the image's command", () => {
+  it('is node running the compiled server, so SIGTERM reaches the server itself and not npm or tsx', () => {
+    const [program, ...args] = image.command;
+    expect(program).toBe('node');
+    expect(args.join(' ')).not.toMatch(/\b(npm|npx|tsx)\b/);
+    const script = args.at(-1)!;
+    expect(script).toMatch(/^dist\/.*\.js$/);
+    expect(existsSync(join(imageApp.path, script))).toBe(true);
+    expect(image.env.NODE_ENV).toBe('production');
+  });
+
+  it('imports only production dependencies, the only ones the image installs', () => {
+    const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const imported = [...packagesImportedBy(join(imageApp.path, image.command.at(-1)!))];
+    expect(imported).toContain('fastify');
+    for (const name of imported) expect(Object.keys(dependencies), name).toContain(name);
+  });
+});
 
 describe('logs', () => {
   it(
@@ -178,6 +211,7 @@ describe('SIGTERM', () => {
       inFlight.forEach(({ socket }, i) => socket.write(body.slice(40) + (i === 0 ? pipelinedRequest : '')));
 
       const responses = await Promise.all(inFlight.map(async ({ received }) => parseResponses(await received)));
+      const drained = Date.now();
       expect(responses.map((answers) => answers.length)).toEqual([2, 1, 1]);
       for (const [i, [response]] of responses.entries()) {
         expect(response.status).toBe(201);
@@ -187,6 +221,8 @@ describe('SIGTERM', () => {
       pipelined = responses[0][1];
       exitCode = await server.exited;
       expect(exitCode).toBe(0);
+      // promptly: well within Docker's 10 s before SIGKILL, not at the 30 s forced exit
+      expect(Date.now() - drained).toBeLessThan(5_000);
       const idleResponses = parseResponses(await idle.received);
       expect(idleResponses[0]?.status).toBe(200);
     },

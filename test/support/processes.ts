@@ -75,12 +75,24 @@ export interface ChildServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `tsx src/server.ts` (what `npm start` runs) and waits until it answers /healthz. */
-export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ChildServer> {
+/** A server's command line and working directory. */
+export interface ServerCommand {
+  argv: string[];
+  cwd: string;
+}
+
+/**
+ * `tsx src/server.ts`, what `npm start` runs: node with tsx's loader, not the tsx CLI (which runs
+ * the server as its own child and cannot relay SIGKILL).
+ */
+export const SOURCE_SERVER: ServerCommand = { argv: [process.execPath, '--import', 'tsx', 'src/server.ts'], cwd: ROOT };
+
+/** Starts the server (from source unless told otherwise) and waits until it answers /healthz. */
+export async function startServer(env: Record<string, string>, command = SOURCE_SERVER, timeoutMs = 60_000): Promise<ChildServer> {
   const port = await freePort();
-  // node with tsx's loader, not the tsx CLI (which runs the server as its own child and cannot relay SIGKILL)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+  const [program, ...args] = command.argv;
+  const child = spawn(program, args, {
+    cwd: command.cwd,
     env: { ...baseEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

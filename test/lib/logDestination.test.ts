@@ -1,0 +1,56 @@
+// Logs are pretty-printed on a developer's terminal, JSON lines everywhere else; pretty lines are
+// redacted like JSON ones.
+import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { logDestination, prettyLogs } from '../../src/lib/logDestination.js';
+import { createTestApp } from '../support/testApp.js';
+
+const TOKEN = '9nTWFyn8rc8II8ELsUvgRsyHPVDPxNxB';
+const KEY = 'svc_test_deu_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+function terminal(isTTY = true) {
+  let text = '';
+  return { isTTY, write: (chunk: string) => (text += chunk), text: () => stripVTControlCharacters(text) };
+}
+
+describe('prettyLogs', () => {
+  it.each([
+    [undefined, true, true],
+    ['', true, true],
+    ['development', true, true],
+    ['production', true, false],
+    ['test', true, false],
+    [undefined, false, false],
+    [undefined, undefined, false],
+    ['production', false, false],
+  ])('NODE_ENV %j on a terminal %j: pretty %j', (nodeEnv, isTTY, pretty) => {
+    expect(prettyLogs(nodeEnv, isTTY)).toBe(pretty);
+  });
+});
+
+describe('logDestination', () => {
+  it("leaves production and anything that is not a terminal to pino's JSON on standard output", async () => {
+    expect(await logDestination({ NODE_ENV: 'production' }, terminal())).toBeUndefined();
+    expect(await logDestination({}, terminal(false))).toBeUndefined();
+  });
+
+  it('pretty-prints the service log on a terminal, with credentials redacted', async () => {
+    const output = terminal();
+    const logStream = await logDestination({}, output);
+    expect(logStream).toBeDefined();
+    const t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream });
+    try {
+      const response = await t.app.inject({ method: 'GET', url: `/receipts/${TOKEN}`, headers: { authorization: `Bearer ${KEY}`, 'x-request-id': 'pretty-1' } });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+    const text = output.text();
+    expect(text).toMatch(/INFO.*incoming request/);
+    expect(text).toContain('"pretty-1"');
+    expect(text).toContain('/receipts/[redacted]');
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(KEY);
+    expect(text.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+  });
+});

@@ -9,13 +9,7 @@ import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -35,7 +29,8 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
 import { merchantRoutes } from './modules/merchants/routes.js';
-import { openApiRoutes, OPENAPI_INFO } from './modules/openapi/routes.js';
+import { openApiOptions } from './modules/openapi/document.js';
+import { openApiRoutes } from './modules/openapi/routes.js';
 import { operationRoutes } from './modules/operations/routes.js';
 // Before receipts and registers: openapi.json lists the schemas that have an id in the order their modules load.
 import { styleORoutes } from './modules/styleO/routes.js';
@@ -83,7 +78,7 @@ export async function buildApp({ config, database, secretsKey, logStream }: AppD
     sql: database.sql,
     secrets: new SecretBox(secretsKey),
     idempotency: new IdempotencyStore(database.sql, { retentionHours: config.idempotencyRetentionHours }),
-    publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${config.port}`).replace(/\/$/, ''),
+    publicBaseUrl: config.publicBaseUrl,
     urlSigner: new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32))),
   };
   app.decorate('ctx', ctx);
@@ -115,24 +110,15 @@ export async function buildApp({ config, database, secretsKey, logStream }: AppD
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: OPENAPI_INFO,
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'svc_{test|live}_{country}_{random} or svc_platform_{test|live}_{random}' } } },
-      security: [{ bearerAuth: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(swagger, openApiOptions(config));
   await app.register(rateLimitPlugin, { perSecond: config.rateLimitPerSecond, redisUrl: config.redisUrl });
   await app.register(authPlugin, { sql: ctx.sql, serviceEnv: config.environment });
   await app.register(nulGuardPlugin);
 
   await app.register(healthRoutes);
   await app.register(openApiRoutes);
-  if (config.adminToken) await app.register(adminRoutes, { prefix: '/admin/v1', adminToken: config.adminToken });
+  // Registered without ADMIN_TOKEN too, so the document describes it; it then answers 404 to every call.
+  await app.register(adminRoutes, { prefix: '/admin/v1', adminToken: config.adminToken });
   await app.register(
     async (v1) => {
       await v1.register(merchantRoutes);

@@ -13,6 +13,8 @@ const ConfigSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  PRODUCTION_BASE_URL: z.string().url().optional(),
+  SANDBOX_BASE_URL: z.string().url().optional(),
   ADMIN_TOKEN: z.string().min(16).optional(),
   REDIS_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(500),
@@ -37,7 +39,11 @@ export interface Config {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   dataDir: string;
-  publicBaseUrl: string | undefined;
+  /** Base of the links the service hands out, without a trailing slash. */
+  publicBaseUrl: string;
+  /** The production and sandbox bases of the API (contract 1: {base_url}, {sandbox_base_url}); the OpenAPI document's servers. */
+  productionBaseUrl: string;
+  sandboxBaseUrl: string;
   adminToken: string | undefined;
   redisUrl: string | undefined;
   rateLimitPerSecond: number;
@@ -54,7 +60,6 @@ export interface Config {
   exportLeaseMs: number;
 }
 
-/** Reads and validates settings; an invalid value stops the process with a clear message. */
 /**
  * The process environment, after reading `path` (default `.env` in the working directory)
  * when it exists: its variables fill in what the environment does not set; a variable set in
@@ -65,6 +70,7 @@ export function environmentWithDotEnv(path = '.env'): NodeJS.ProcessEnv {
   return process.env;
 }
 
+/** Reads and validates settings; an invalid value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = ConfigSchema.safeParse(present);
@@ -73,6 +79,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     throw new Error(`invalid configuration: ${problems}`);
   }
   const raw = parsed.data;
+  const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+  // Unset, the links and both bases are this instance's address.
+  const publicBaseUrl = withoutTrailingSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`);
   return {
     port: raw.PORT,
     host: raw.HOST,
@@ -80,7 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     databaseUrl: raw.DATABASE_URL,
     databasePoolSize: raw.DATABASE_POOL_SIZE,
     dataDir: raw.DATA_DIR,
-    publicBaseUrl: raw.PUBLIC_BASE_URL,
+    publicBaseUrl,
+    productionBaseUrl: raw.PRODUCTION_BASE_URL ? withoutTrailingSlash(raw.PRODUCTION_BASE_URL) : publicBaseUrl,
+    sandboxBaseUrl: raw.SANDBOX_BASE_URL ? withoutTrailingSlash(raw.SANDBOX_BASE_URL) : publicBaseUrl,
     adminToken: raw.ADMIN_TOKEN,
     redisUrl: raw.REDIS_URL,
     rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,

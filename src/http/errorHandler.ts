@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { randomBase62 } from '../lib/ids.js';
 import { DomainError, invalidRequest, type DomainErrorKind } from '../domain/errors.js';
-import { ApiError, serviceUnavailable } from './errors.js';
+import { ApiError, noRoute, serviceUnavailable } from './errors.js';
 
 interface SchemaIssue {
   instancePath: string;
@@ -157,7 +157,5 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (apiError.statusCode >= 500) request.log.warn({ code: apiError.code }, apiError.message);
     return sendApiError(reply, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendApiError(reply, noRoute(request.method, request.url)));
 });

@@ -66,3 +66,6 @@ export class ApiError extends Error {
  */
 export const serviceUnavailable = (message: string, details?: Record<string, unknown>) =>
   new ApiError(503, 'service_unavailable', message, details, { 'retry-after': '1' });
+
+/** The answer to a method and path the service does not serve. */
+export const noRoute = (method: string, url: string) => new ApiError(404, 'not_found', `No route ${method} ${url.split('?')[0]}`);

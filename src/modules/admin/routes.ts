@@ -1,6 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthorized } from '../../domain/errors.js';
+import { ErrorEnvelope, noRoute } from '../../http/errors.js';
 import { environmentOfService } from '../../lib/apiKeys.js';
 import { listOf } from '../common/schemas.js';
 import { errorResponses } from '../common/responses.js';
@@ -10,14 +11,25 @@ import { createApiKey, createTenant, listApiKeys, listTenants, revokeApiKey } fr
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** The operator console over HTTP; mounted only when ADMIN_TOKEN is set, and hidden from the public contract. */
-export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async (app, options) => {
-  const expected = digest(options.adminToken);
+/** Admin errors: 401 is about the admin token, not an API key. */
+const adminErrors = (...statuses: number[]) => ({
+  ...errorResponses(...statuses),
+  401: ErrorEnvelope.describe('unauthorized: the admin token is missing or wrong'),
+});
+
+/**
+ * The operator console over HTTP (the CLI runs the same services). Always registered, so the
+ * OpenAPI document describes it (tag Admin, security adminToken); without ADMIN_TOKEN every call
+ * answers as an unknown route does.
+ */
+export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string | undefined }> = async (app, options) => {
+  const expected = options.adminToken === undefined ? null : digest(options.adminToken);
   app.addHook('onRequest', async (request) => {
+    if (!expected) throw noRoute(request.method, request.url);
     const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
     if (!match || !timingSafeEqual(digest(match[1]), expected)) throw unauthorized('Invalid admin token');
   });
-  const schemaBase = { hide: true, tags: ['Admin'] };
+  const schemaBase = { tags: ['Admin'], security: [{ adminToken: [] }] };
   const environment = environmentOfService(app.ctx.config.environment);
 
   app.post(
@@ -28,7 +40,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
         operationId: 'createTenant',
         summary: 'Create a tenant',
         body: CreateTenantBody,
-        response: { 201: Tenant.describe('The new tenant'), ...errorResponses(400) },
+        response: { 201: Tenant.describe('The tenant created'), ...adminErrors(400) },
       },
     },
     async (request, reply) => reply.code(201).send(presentTenant(await createTenant(app.ctx.db, request.body.name))),
@@ -41,7 +53,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
         ...schemaBase,
         operationId: 'listTenants',
         summary: 'List every tenant',
-        response: { 200: listOf(Tenant).describe('Every tenant, oldest first'), ...errorResponses() },
+        response: { 200: listOf(Tenant).describe('Every tenant, oldest first'), ...adminErrors() },
       },
     },
     async () => ({ data: (await listTenants(app.ctx.db)).map(presentTenant) }),
@@ -53,10 +65,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
       schema: {
         ...schemaBase,
         operationId: 'createApiKey',
-        summary: 'Issue an API key for a tenant',
+        summary: "Issue an API key of the deployment's environment for a tenant",
+        description:
+          "kind tenant needs country_code; organization needs organization_id (its country is the organization's); platform takes neither. The secret api_key is shown only in this answer.",
         params: TenantParams,
         body: CreateApiKeyBody,
-        response: { 201: IssuedApiKey.describe('The new key; api_key is shown only here'), ...errorResponses(400, 404, 422) },
+        response: { 201: IssuedApiKey.describe('The key issued, with its secret (shown only here)'), ...adminErrors(400, 404, 422) },
       },
     },
     async (request, reply) => {
@@ -71,9 +85,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
       schema: {
         ...schemaBase,
         operationId: 'listApiKeys',
-        summary: "List a tenant's API keys",
+        summary: "List a tenant's API keys (prefixes only), oldest first",
         params: TenantParams,
-        response: { 200: listOf(ApiKey).describe("The tenant's keys by prefix, revoked ones included, oldest first"), ...errorResponses(400) },
+        response: { 200: listOf(ApiKey).describe("The tenant's keys, revoked ones included"), ...adminErrors(400) },
       },
     },
     async (request) => ({ data: (await listApiKeys(app.ctx.db, request.params.tenantId)).map(presentKey) }),
@@ -85,9 +99,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ adminToken: string }> = async 
       schema: {
         ...schemaBase,
         operationId: 'revokeApiKey',
-        summary: 'Revoke an API key',
+        summary: 'Revoke an API key (revoking it again changes nothing)',
         params: ApiKeyParams,
-        response: { 200: ApiKey.describe('The revoked key'), ...errorResponses(400, 404) },
+        response: { 200: ApiKey.describe('The key, revoked (revoked_at set)'), ...adminErrors(400, 404) },
       },
     },
     async (request) => presentKey(await revokeApiKey(app.ctx.db, request.params.keyId)),

@@ -22,15 +22,35 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
   return Object.fromEntries(all.map((status) => [status, ErrorEnvelope.describe(DESCRIPTIONS[status] ?? 'error')]));
 }
 
-/** Request headers of Style M calls, documented; their rules are checked by the handlers. */
-export const StyleMHeaders = z.object({
-  'x-service-merchant': z.string().optional().describe('The merchant id (required on merchant-scoped calls)'),
-});
+/**
+ * OpenAPI extension on a header its handler requires. Zod lets a request without it through, so
+ * the handler answers with the contract's own error (X-Service-Merchant and Idempotency-Key: 400
+ * invalid_request naming the header; If-Match: 428 precondition_required); the document
+ * (modules/openapi/document.ts) lists the header as required.
+ */
+export const REQUIRED_BY_HANDLER = 'x-required-by-handler';
 
-export const IdempotencyHeaders = z.object({
-  'idempotency-key': z.string().optional().describe('Makes retries safe; unique per endpoint, merchant and tenant'),
-});
+const requiredByHandler = (header: z.ZodString) => header.optional().meta({ [REQUIRED_BY_HANDLER]: true });
 
-export const MutationHeaders = IdempotencyHeaders.extend({
-  'if-match': z.string().optional().describe('The current resource_version as a quoted integer, e.g. "1"'),
-});
+const MerchantIdHeader = z.string().describe('The merchant the call acts for (its id, never the key)');
+const IdempotencyKeyHeader = z
+  .string()
+  .describe('1-255 visible ASCII characters, unique per endpoint, merchant and tenant; a retry with the same key and payload returns the original response, another payload is 409 idempotency_key_conflict');
+const IfMatchHeader = z
+  .string()
+  .describe('The current resource_version as a quoted integer, e.g. "1" (the ETag of the last answer); a stale one is 412 precondition_failed');
+
+/** Merchant-scoped Style M calls (contract 5.5): X-Service-Merchant, required. */
+export const StyleMHeaders = z.object({ 'x-service-merchant': requiredByHandler(MerchantIdHeader) });
+
+/** Creates and actions whose retries the contract leaves to the caller: Idempotency-Key, optional. */
+export const IdempotencyHeaders = z.object({ 'idempotency-key': IdempotencyKeyHeader.optional() });
+
+/** Updates: Idempotency-Key and If-Match, both optional (without If-Match the update is unconditional). */
+export const UpdateHeaders = IdempotencyHeaders.extend({ 'if-match': IfMatchHeader.optional() });
+
+/** POST /operations (contract 5.7): Idempotency-Key, required. */
+export const RequiredIdempotencyHeaders = z.object({ 'idempotency-key': requiredByHandler(IdempotencyKeyHeader) });
+
+/** Complete and void (contract 5.7, 5.8): Idempotency-Key and If-Match, both required. */
+export const TransitionHeaders = RequiredIdempotencyHeaders.extend({ 'if-match': requiredByHandler(IfMatchHeader) });

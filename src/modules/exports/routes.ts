@@ -27,10 +27,11 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'createExport',
         summary: 'Start an export job (type dsfinvk); without register_id it covers every KassenSichV register',
         headers: StyleMHeaders.merge(IdempotencyHeaders),
         body: CreateExportBody,
-        response: { 202: ExportJob, ...errorResponses(400, 403, 404, 409, 422, 501) },
+        response: { 202: ExportJob.describe('The export job, pending; Location names where to watch it'), ...errorResponses(400, 403, 404, 409, 422, 501) },
       },
     },
     (request, reply) =>
@@ -63,7 +64,14 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     '/exports/:id',
     {
       config,
-      schema: { tags, summary: 'Get an export job', headers: StyleMHeaders, params: IdParams, response: { 200: ExportJob, ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        operationId: 'getExport',
+        summary: 'Get an export job',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: ExportJob.describe('The export job; once completed, with a signed download_url'), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => presentExport(await getExport(app.ctx, request.merchant, request.params.id), links()),
   );
@@ -74,6 +82,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags,
+        operationId: 'downloadExport',
         summary: 'Download a completed export (application/zip); the signed, expiring link is the credential',
         security: [],
         params: IdParams,

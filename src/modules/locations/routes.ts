@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Location as LocationRecord } from '../../db/generated/client.js';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
 import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
-import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { errorResponses, IdempotencyHeaders, StyleMHeaders, UpdateHeaders } from '../common/responses.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
 import { presentLocation } from './presenter.js';
 import { CreateLocationBody, Location, UpdateLocationBody } from './schemas.js';
@@ -25,10 +25,11 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'createLocation',
         summary: 'Create a location',
-        headers: StyleMHeaders.merge(MutationHeaders),
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
         body: CreateLocationBody,
-        response: { 201: Location, ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 201: Location.describe('The location created; ETag carries its resource_version'), ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>
@@ -41,13 +42,32 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/locations',
-    { config, schema: { tags, summary: 'List locations', headers: StyleMHeaders, response: { 200: listOf(Location), ...errorResponses(400, 403, 404) } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'listLocations',
+        summary: 'List locations',
+        headers: StyleMHeaders,
+        response: { 200: listOf(Location).describe("The merchant's locations"), ...errorResponses(400, 403, 404) },
+      },
+    },
     async (request) => ({ data: (await listLocations(app.ctx, request.merchant)).map(presentLocation) }),
   );
 
   app.get(
     '/locations/:id',
-    { config, schema: { tags, summary: 'Get a location', headers: StyleMHeaders, params: IdParams, response: { 200: Location, ...errorResponses(400, 403, 404) } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'getLocation',
+        summary: 'Get a location',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: Location.describe('The location; ETag carries its resource_version'), ...errorResponses(400, 403, 404) },
+      },
+    },
     async (request, reply) => sendResult(reply, locationResult(await getLocation(app.ctx, request.merchant, request.params.id), 200)),
   );
 
@@ -57,11 +77,12 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'updateLocation',
         summary: 'Update a location (only the fields sent change)',
-        headers: StyleMHeaders.merge(MutationHeaders),
+        headers: StyleMHeaders.merge(UpdateHeaders),
         params: IdParams,
         body: UpdateLocationBody,
-        response: { 200: Location, ...errorResponses(400, 403, 404, 409, 412, 422) },
+        response: { 200: Location.describe('The location as updated, with its new resource_version'), ...errorResponses(400, 403, 404, 409, 412, 422) },
       },
     },
     (request, reply) => {
@@ -81,10 +102,11 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'deleteLocation',
         summary: 'Delete a location without registers',
         headers: StyleMHeaders,
         params: IdParams,
-        response: { 200: DeletedResponse, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: DeletedResponse.describe('The location was deleted'), ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) => {

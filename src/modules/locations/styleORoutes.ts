@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Location as LocationRecord } from '../../db/generated/client.js';
 import { runIdempotentService } from '../../http/idempotency.js';
-import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { errorResponses } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
-import { describeBothStyles } from '../styleO/docs.js';
-import { STYLE_O_IDEMPOTENCY, StyleOHeaders, StyleOMutationHeaders } from '../styleO/schemas.js';
+import { BothStylesUpdateHeaders, describeBothStyles } from '../styleO/docs.js';
+import { STYLE_O_IDEMPOTENCY, StyleOMutationHeaders } from '../styleO/schemas.js';
 import { STYLE_O } from '../styleO/styleConstraint.js';
 import { Location, UpdateLocationBody } from './schemas.js';
 import { OrganizationLocation, organizationLocationResult, UpdateOrganizationLocationBody, updateOrganizationLocation } from './styleO.js';
@@ -23,13 +23,19 @@ export const locationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       config: describeBothStyles({
         tags,
+        operationId: 'updateLocation',
         summary: 'Update a location (only the fields sent change)',
         description:
           'Style M (with X-Service-Merchant): the Style M location, optional If-Match. Style O (without it): name, address (only the address fields sent change), timezone, metadata (keys merged; null removes a key); answers the Style O location.',
-        headers: StyleMHeaders.merge(MutationHeaders).merge(StyleOHeaders),
+        headers: BothStylesUpdateHeaders,
         params: IdParams,
         body: z.union([UpdateLocationBody, UpdateOrganizationLocationBody]),
-        response: { 200: z.union([Location, OrganizationLocation]), ...errorResponses(400, 403, 404, 409, 412, 422) },
+        response: {
+          200: z
+            .union([Location, OrganizationLocation])
+            .describe('The location as updated: Style M its Style M form with the new resource_version, Style O its Style O form.'),
+          ...errorResponses(400, 403, 404, 409, 412, 422),
+        },
       }),
       schema: {
         tags,

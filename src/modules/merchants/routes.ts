@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
 import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
-import { errorResponses, IdempotencyHeaders, MutationHeaders } from '../common/responses.js';
+import { errorResponses, IdempotencyHeaders, UpdateHeaders } from '../common/responses.js';
 import { presentMerchant } from './presenter.js';
 import { CreateMerchantBody, Merchant, UpdateMerchantBody } from './schemas.js';
 import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerchant } from './service.js';
@@ -22,10 +22,11 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'createMerchant',
         summary: 'Create a merchant (in the key\'s country)',
         headers: IdempotencyHeaders,
         body: CreateMerchantBody,
-        response: { 201: Merchant, ...errorResponses(400, 403, 409, 422) },
+        response: { 201: Merchant.describe('The merchant created; ETag carries its resource_version'), ...errorResponses(400, 403, 409, 422) },
       },
     },
     (request, reply) =>
@@ -38,13 +39,28 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/merchants',
-    { schema: { tags, summary: 'List merchants', response: { 200: listOf(Merchant), ...errorResponses(403) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'listMerchants',
+        summary: 'List merchants',
+        response: { 200: listOf(Merchant).describe("The merchants of the key's tenant and country"), ...errorResponses(403) },
+      },
+    },
     async (request) => ({ data: (await listMerchants(app.ctx, request.principal)).map(presentMerchant) }),
   );
 
   app.get(
     '/merchants/:id',
-    { schema: { tags, summary: 'Get a merchant', params: IdParams, response: { 200: Merchant, ...errorResponses(400, 403, 404) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getMerchant',
+        summary: 'Get a merchant',
+        params: IdParams,
+        response: { 200: Merchant.describe('The merchant; ETag carries its resource_version'), ...errorResponses(400, 403, 404) },
+      },
+    },
     async (request, reply) => sendResult(reply, merchantResult(await getMerchant(app.ctx, request.principal, request.params.id), 200)),
   );
 
@@ -53,11 +69,12 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'updateMerchant',
         summary: 'Update a merchant; fiscal_identities are merged by country_code',
         params: IdParams,
-        headers: MutationHeaders,
+        headers: UpdateHeaders,
         body: UpdateMerchantBody,
-        response: { 200: Merchant, ...errorResponses(400, 403, 404, 409, 412, 422) },
+        response: { 200: Merchant.describe('The merchant as updated, with its new resource_version'), ...errorResponses(400, 403, 404, 409, 412, 422) },
       },
     },
     (request, reply) => {
@@ -76,9 +93,10 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'deleteMerchant',
         summary: 'Delete a merchant without locations',
         params: IdParams,
-        response: { 200: DeletedResponse, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: DeletedResponse.describe('The merchant was deleted'), ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) => {

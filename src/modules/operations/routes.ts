@@ -3,7 +3,7 @@ import type { Operation as OperationRecord } from '../../db/generated/client.js'
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
 import { validationError } from '../../domain/errors.js';
 import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
-import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { errorResponses, RequiredIdempotencyHeaders, StyleMHeaders, TransitionHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { completeOperation, getOperation, voidOperation } from './completeOperation.js';
 import { createGoodsMovement } from './createGoodsMovement.js';
@@ -50,10 +50,11 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       schema: {
         tags,
+        operationId: 'createOperation',
         summary: 'Record a sale, return, exchange or register-session event',
-        headers: StyleMHeaders.merge(MutationHeaders),
+        headers: StyleMHeaders.merge(RequiredIdempotencyHeaders),
         body: CreateOperationBody,
-        response: { 201: Operation, ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 201: Operation.describe('The operation recorded; ETag carries its resource_version'), ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>
@@ -73,10 +74,11 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'listOperations',
         summary: 'List operations, newest first',
         headers: StyleMHeaders,
         querystring: ListOperationsQuery,
-        response: { 200: OperationList, ...errorResponses(400, 403, 404) },
+        response: { 200: OperationList.describe('One page of operations and the cursor of the next'), ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {
@@ -89,34 +91,47 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/operations/:id',
     {
       config,
-      schema: { tags, summary: 'Get an operation', headers: StyleMHeaders, params: IdParams, response: { 200: Operation, ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        operationId: 'getOperation',
+        summary: 'Get an operation',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: Operation.describe('The operation; ETag carries its resource_version'), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request, reply) => sendResult(reply, operationResult(await getOperation(app.ctx, request.merchant, request.params.id), 200)),
   );
 
-  // The contract names complete with POST everywhere and with PATCH in one listing: both are served.
-  app.route({
-    method: ['POST', 'PATCH'],
-    url: '/operations/:id/complete',
-    config,
-    schema: {
-      tags,
-      summary: 'Complete an open operation: payments attached, signed by the fiscal device',
-      headers: StyleMHeaders.merge(MutationHeaders),
-      params: IdParams,
-      body: CompleteOperationBody,
-      response: { 200: Operation, ...errorResponses(400, 403, 404, 409, 412, 422, 428) },
-    },
-    handler: (request, reply) => {
-      // Header problems are answered before the idempotency key is claimed, so they are never stored.
-      const expected = parseIfMatch(request.headers['if-match'], true);
-      return runIdempotentService(
-        app.ctx.idempotency, request, reply, { required: true },
-        (operation: OperationRecord) => operationResult(operation, 200),
-        (finalize) => completeOperation(app.ctx, request.merchant, request.params.id, request.body, expected, finalize),
-      );
-    },
-  });
+  // The contract names complete with POST everywhere and with PATCH in one listing: both are served,
+  // as two operations of the document.
+  const complete = (method: 'POST' | 'PATCH', operationId: string, description?: string) =>
+    app.route({
+      method,
+      url: '/operations/:id/complete',
+      config,
+      schema: {
+        tags,
+        operationId,
+        summary: 'Complete an open operation: payments attached, signed by the fiscal device',
+        ...(description ? { description } : {}),
+        headers: StyleMHeaders.merge(TransitionHeaders),
+        params: IdParams,
+        body: CompleteOperationBody,
+        response: { 200: Operation.describe('The operation, completed and signed'), ...errorResponses(400, 403, 404, 409, 412, 422, 428) },
+      },
+      handler: (request, reply) => {
+        // Header problems are answered before the idempotency key is claimed, so they are never stored.
+        const expected = parseIfMatch(request.headers['if-match'], true);
+        return runIdempotentService(
+          app.ctx.idempotency, request, reply, { required: true },
+          (operation: OperationRecord) => operationResult(operation, 200),
+          (finalize) => completeOperation(app.ctx, request.merchant, request.params.id, request.body, expected, finalize),
+        );
+      },
+    });
+  complete('POST', 'completeOperation');
+  complete('PATCH', 'completeOperationWithPatch', 'The same call as POST /v1/operations/{id}/complete, under the method one listing of the contract gives it.');
 
   app.post(
     '/operations/:id/void',
@@ -124,11 +139,12 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'voidOperation',
         summary: 'Void an open operation',
-        headers: StyleMHeaders.merge(MutationHeaders),
+        headers: StyleMHeaders.merge(TransitionHeaders),
         params: IdParams,
         body: VoidOperationBody,
-        response: { 200: Operation, ...errorResponses(400, 403, 404, 409, 412, 428) },
+        response: { 200: Operation.describe('The operation, voided (voided_at and void_reason set)'), ...errorResponses(400, 403, 404, 409, 412, 428) },
       },
     },
     (request, reply) => {

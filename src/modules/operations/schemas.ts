@@ -54,16 +54,21 @@ const relatedFields = {
   external_related_operation: ExternalRelatedOperation.nullable().optional(),
 };
 
+// Each request variant has an id, so the document names it (SaleInput, ReturnInput, ...) and the
+// body's discriminator can map each type to it.
+
 // Sale carries no related-operation fields; a sale that sends them breaks rule 4.2.2 (422),
 // so they are accepted by the shape and refused by the rule with the field named.
-const SaleInput = z.strictObject({
-  type: z.literal('sale'),
-  ...goodsMovementFields,
-  ...relatedFields,
-  cart_level_discounts: z.array(CartLevelDiscountInput).max(50).optional(),
-});
-const ReturnInput = z.strictObject({ type: z.literal('return'), ...goodsMovementFields, ...relatedFields });
-const ExchangeInput = z.strictObject({ type: z.literal('exchange'), ...goodsMovementFields, ...relatedFields });
+const SaleInput = z
+  .strictObject({
+    type: z.literal('sale'),
+    ...goodsMovementFields,
+    ...relatedFields,
+    cart_level_discounts: z.array(CartLevelDiscountInput).max(50).optional(),
+  })
+  .meta({ id: 'Sale' });
+const ReturnInput = z.strictObject({ type: z.literal('return'), ...goodsMovementFields, ...relatedFields }).meta({ id: 'Return' });
+const ExchangeInput = z.strictObject({ type: z.literal('exchange'), ...goodsMovementFields, ...relatedFields }).meta({ id: 'Exchange' });
 
 const sessionFields = {
   source: z.literal('POS').optional(),
@@ -72,30 +77,38 @@ const sessionFields = {
   external_id: OptionalText(200),
 };
 
-const SessionOpenInput = z.strictObject({
-  type: z.literal('session_open'),
-  ...sessionFields,
-  // A negative amount is well-formed but impossible: 409 session_invalid_state, not 400.
-  opening_amount: DecimalString.optional(),
-});
-const SessionCashAdjustmentInput = z.strictObject({
-  type: z.literal('session_cash_adjustment'),
-  ...sessionFields,
-  amount: DecimalString,
-  note: OptionalText(2000),
-});
-const SessionCashCountInput = z.strictObject({
-  type: z.literal('session_cash_count'),
-  ...sessionFields,
-  counted_closing_amount: DecimalString,
-  discrepancy_note: OptionalText(2000),
-});
-const SessionCloseInput = z.strictObject({
-  type: z.literal('session_close'),
-  ...sessionFields,
-  closing_adjustment_amount: DecimalString.optional(),
-  closing_adjustment_note: OptionalText(2000),
-});
+const SessionOpenInput = z
+  .strictObject({
+    type: z.literal('session_open'),
+    ...sessionFields,
+    // A negative amount is well-formed but impossible: 409 session_invalid_state, not 400.
+    opening_amount: DecimalString.optional(),
+  })
+  .meta({ id: 'SessionOpen' });
+const SessionCashAdjustmentInput = z
+  .strictObject({
+    type: z.literal('session_cash_adjustment'),
+    ...sessionFields,
+    amount: DecimalString,
+    note: OptionalText(2000),
+  })
+  .meta({ id: 'SessionCashAdjustment' });
+const SessionCashCountInput = z
+  .strictObject({
+    type: z.literal('session_cash_count'),
+    ...sessionFields,
+    counted_closing_amount: DecimalString,
+    discrepancy_note: OptionalText(2000),
+  })
+  .meta({ id: 'SessionCashCount' });
+const SessionCloseInput = z
+  .strictObject({
+    type: z.literal('session_close'),
+    ...sessionFields,
+    closing_adjustment_amount: DecimalString.optional(),
+    closing_adjustment_note: OptionalText(2000),
+  })
+  .meta({ id: 'SessionClose' });
 
 export const CreateOperationBody = z
   .discriminatedUnion('type', [

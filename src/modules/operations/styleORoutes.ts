@@ -4,12 +4,12 @@ import type { Operation as OperationRecord } from '../../db/generated/client.js'
 import { runIdempotentService } from '../../http/idempotency.js';
 import { CanonicalReceipt } from '../canonicalReceipts/schemas.js';
 import { canonicalReceipt } from '../canonicalReceipts/service.js';
-import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { errorResponses } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { presentRefund, refundResult } from '../refunds/presenter.js';
 import { EmptyBody, RefundOperation } from '../refunds/schemas.js';
 import { cancelRefund, completeRefund, getRefund } from '../refunds/service.js';
-import { describeBothStyles } from '../styleO/docs.js';
+import { BothStylesHeaders, BothStylesTransitionHeaders, describeBothStyles } from '../styleO/docs.js';
 import { STYLE_O_IDEMPOTENCY, StyleOHeaders, StyleOMutationHeaders } from '../styleO/schemas.js';
 import { STYLE_O } from '../styleO/styleConstraint.js';
 import { CompleteOperationBody, Operation } from './schemas.js';
@@ -31,12 +31,16 @@ export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       config: describeBothStyles({
         tags: ['Operations'],
+        operationId: 'getOperation',
         summary: 'Get an operation',
         description:
           'Style M (with X-Service-Merchant): any Style M operation; a refund is not one (404). Style O (without it): a refund, as the operation envelope of contract 2.8; Style M operations are read in Style M (404 here).',
-        headers: StyleMHeaders.merge(StyleOHeaders),
+        headers: BothStylesHeaders,
         params: IdParams,
-        response: { 200: z.union([Operation, RefundOperation]), ...errorResponses(400, 403, 404) },
+        response: {
+          200: z.union([Operation, RefundOperation]).describe('Style M: the operation (ETag carries its resource_version). Style O: the refund.'),
+          ...errorResponses(400, 403, 404),
+        },
       }),
       schema: {
         tags,
@@ -55,6 +59,7 @@ export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       config: describeBothStyles({
         tags: ['Operations'],
+        operationId: 'completeOperation',
         summary: 'Complete an open operation',
         description: [
           'Style M (with X-Service-Merchant): Idempotency-Key and If-Match required; body with payments; the operation is signed by the register\'s fiscal device, and a device failure is 422 with the operation still open.',
@@ -65,10 +70,13 @@ export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
           'Both styles: once the operation\'s session is counted, complete is 409 session_already_counted, once it is closed 409 session_invalid_state (details session_id, session_status); nothing is signed, and void (Style O: cancel) stays possible.',
           STATE_RULES,
         ].join(' '),
-        headers: StyleMHeaders.merge(MutationHeaders).merge(StyleOHeaders),
+        headers: BothStylesTransitionHeaders,
         params: IdParams,
         body: z.union([CompleteOperationBody, z.strictObject({})]),
-        response: { 200: z.union([Operation, RefundOperation]), ...errorResponses(400, 403, 404, 409, 412, 422, 428) },
+        response: {
+          200: z.union([Operation, RefundOperation]).describe('Style M: the operation, completed and signed. Style O: the refund, completed (fiscal_state tells whether it is signed yet).'),
+          ...errorResponses(400, 403, 404, 409, 412, 422, 428),
+        },
       }),
       schema: {
         tags,
@@ -93,12 +101,13 @@ export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       schema: {
         tags,
+        operationId: 'cancelOperation',
         summary: 'Cancel an open refund (Style O)',
         description: `Body {} or none; optional UUID Idempotency-Key. Nothing was signed, and the quantities it held are free for other refunds. ${STATE_RULES}`,
         headers: StyleOMutationHeaders,
         params: IdParams,
         body: EmptyBody,
-        response: { 200: RefundOperation, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: RefundOperation.describe('The refund, cancelled'), ...errorResponses(400, 403, 404, 409) },
       },
     },
     (request, reply) =>
@@ -115,12 +124,13 @@ export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       schema: {
         tags: ['Receipts'],
+        operationId: 'getCanonicalReceipt',
         summary: 'The canonical receipt of a completed sale, return or refund (Style O)',
         description:
           'Amounts in minor units. fiscal holds both signing events (print both for Germany) and verification.qr_data, the exact QR string. links.pdf is the printable receipt. An operation that is not completed is 409 operation_invalid_state; other operation types have no canonical receipt (404).',
         headers: StyleOHeaders,
         params: IdParams,
-        response: { 200: CanonicalReceipt, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: CanonicalReceipt.describe('The canonical receipt of the operation'), ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) => canonicalReceipt(app.ctx, request.merchant, request.params.id),

@@ -21,12 +21,13 @@ export const organizationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       schema: {
         tags,
+        operationId: 'createOrganizationLocation',
         summary: 'Create a location of an organization (Style O)',
         description: 'The country is two-letter (alpha-2); the same location shows its alpha-3 country in Style M.',
         headers: StyleOMutationHeaders,
         params: OrganizationParams,
         body: CreateOrganizationLocationBody,
-        response: { 201: OrganizationLocation, ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 201: OrganizationLocation.describe('The location created'), ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>

@@ -47,7 +47,14 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v1/receipts/:id',
     {
       config: { merchantScoped: true },
-      schema: { tags, summary: 'Get a receipt', headers: StyleMHeaders, params: IdParams, response: { 200: Receipt, ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        operationId: 'getReceipt',
+        summary: 'Get a receipt',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: Receipt.describe('The receipt of a completed operation, with its links'), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => presentReceipt(await getReceipt(app.ctx, request.merchant, request.params.id), app.ctx.publicBaseUrl),
   );
@@ -58,6 +65,7 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { merchantScoped: true },
       schema: {
         tags,
+        operationId: 'getReceiptPdf',
         summary: 'The receipt as PDF (application/pdf)',
         headers: StyleMHeaders,
         params: IdParams,
@@ -76,6 +84,7 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags,
+        operationId: 'getHostedReceipt',
         summary: 'Hosted receipt page for the customer (text/html, no API key)',
         security: [],
         params: TokenParams,
@@ -97,6 +106,7 @@ export const receiptRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'public' },
       schema: {
         tags,
+        operationId: 'getHostedReceiptPdf',
         summary: 'The receipt as PDF for the customer (application/pdf, no API key)',
         security: [],
         params: TokenParams,

@@ -19,17 +19,18 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
   const config = { merchantScoped: true };
 
   // Fiscalize and decommission share everything but the transition they run.
-  const transition = (action: string, summary: string, run: typeof fiscalizeRegister) =>
+  const transition = (action: string, operationId: string, summary: string, success: string, run: typeof fiscalizeRegister) =>
     app.post(
       `/registers/:id/${action}`,
       {
         config,
         schema: {
           tags,
+          operationId,
           summary,
           headers: StyleMHeaders.merge(IdempotencyHeaders),
           params: IdParams,
-          response: { 200: Register, ...errorResponses(400, 403, 404, 409, 422) },
+          response: { 200: Register.describe(success), ...errorResponses(400, 403, 404, 409, 422) },
         },
       },
       (request, reply) =>
@@ -40,8 +41,20 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
     );
 
-  transition('fiscalize', 'Fiscalize a register: provisions its fiscal device (German locations: a software TSE and client)', fiscalizeRegister);
-  transition('decommission', 'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again', decommissionRegister);
+  transition(
+    'fiscalize',
+    'fiscalizeRegister',
+    'Fiscalize a register: provisions its fiscal device (German locations: a software TSE and client)',
+    'The register, fiscalized, with its fiscal device',
+    fiscalizeRegister,
+  );
+  transition(
+    'decommission',
+    'decommissionRegister',
+    'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again',
+    'The register, decommissioned (decommissionedAt set)',
+    decommissionRegister,
+  );
 
   app.put(
     '/registers/:id/simulation',
@@ -49,11 +62,12 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'setRegisterSimulation',
         summary: 'Sandbox only: make the register\'s fiscal device fail on demand (404 in production)',
         headers: StyleMHeaders,
         params: IdParams,
         body: SimulationBody,
-        response: { 200: Simulation, ...errorResponses(400, 403, 404) },
+        response: { 200: Simulation.describe("The register's device simulation now in force"), ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
 import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
-import { errorResponses, MutationHeaders, StyleMHeaders } from '../common/responses.js';
+import { errorResponses, IdempotencyHeaders, StyleMHeaders, UpdateHeaders } from '../common/responses.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
 import { presentRegister, type RegisterWithDevice } from './presenter.js';
 import { CreateRegisterBody, Register, UpdateRegisterBody } from './schemas.js';
@@ -24,10 +24,11 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'createRegister',
         summary: 'Create a register at a location',
-        headers: StyleMHeaders.merge(MutationHeaders),
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
         body: CreateRegisterBody,
-        response: { 201: Register, ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 201: Register.describe('The register created; ETag carries its resource_version'), ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>
@@ -40,13 +41,32 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/registers',
-    { config, schema: { tags, summary: 'List registers', headers: StyleMHeaders, response: { 200: listOf(Register), ...errorResponses(400, 403, 404) } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'listRegisters',
+        summary: 'List registers',
+        headers: StyleMHeaders,
+        response: { 200: listOf(Register).describe("The merchant's registers"), ...errorResponses(400, 403, 404) },
+      },
+    },
     async (request) => ({ data: (await listRegisters(app.ctx, request.merchant)).map(presentRegister) }),
   );
 
   app.get(
     '/registers/:id',
-    { config, schema: { tags, summary: 'Get a register', headers: StyleMHeaders, params: IdParams, response: { 200: Register, ...errorResponses(400, 403, 404) } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'getRegister',
+        summary: 'Get a register',
+        headers: StyleMHeaders,
+        params: IdParams,
+        response: { 200: Register.describe('The register; ETag carries its resource_version'), ...errorResponses(400, 403, 404) },
+      },
+    },
     async (request, reply) => sendResult(reply, registerResult(await findRegister(app.ctx.db, request.merchant, request.params.id), 200)),
   );
 
@@ -56,11 +76,12 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'updateRegister',
         summary: 'Update a register',
-        headers: StyleMHeaders.merge(MutationHeaders),
+        headers: StyleMHeaders.merge(UpdateHeaders),
         params: IdParams,
         body: UpdateRegisterBody,
-        response: { 200: Register, ...errorResponses(400, 403, 404, 409, 412, 422) },
+        response: { 200: Register.describe('The register as updated, with its new resource_version'), ...errorResponses(400, 403, 404, 409, 412, 422) },
       },
     },
     (request, reply) => {
@@ -80,10 +101,11 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
+        operationId: 'deleteRegister',
         summary: 'Delete a register that has no operations and was never fiscalized',
         headers: StyleMHeaders,
         params: IdParams,
-        response: { 200: DeletedResponse, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: DeletedResponse.describe('The register was deleted'), ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) => {

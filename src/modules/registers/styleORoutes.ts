@@ -17,6 +17,7 @@ export const registerStyleORoutes: FastifyPluginAsyncZod = async (app) => {
       constraints: STYLE_O,
       schema: {
         tags: ['Refunds'],
+        operationId: 'createRefund',
         summary: 'Refund a completed sale of the organization at this register (Style O)',
         description: [
           'Creates the refund in state open with fiscal_state pending and the register\'s next sequence number (shared with every operation of the register); the register needs an open session (409 no_open_session otherwise).',
@@ -28,7 +29,7 @@ export const registerStyleORoutes: FastifyPluginAsyncZod = async (app) => {
         headers: StyleOMutationHeaders,
         params: IdParams,
         body: CreateRefundBody,
-        response: { 201: RefundOperation, ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 201: RefundOperation.describe('The refund, open with fiscal_state pending'), ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>

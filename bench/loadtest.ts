@@ -8,7 +8,8 @@
 // Settings: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_WARMUP_S (10), BENCH_STEPS
 // ("200,300,400,500,600,700,800,900,1000"), BENCH_STEP_S (10), BENCH_REGISTERS (50),
-// BENCH_PGBENCH_S (15), BENCH_RESULTS_DIR (bench/results).
+// BENCH_PGBENCH_S (15), BENCH_AUT_DURATION_S (30: the same rate on Austrian registers,
+// each completion an RKSV receipt), BENCH_RESULTS_DIR (bench/results).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,8 +30,25 @@ const STEPS = (process.env.BENCH_STEPS ?? '200,300,400,500,600,700,800,900,1000'
 const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
 const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 50);
 const PGBENCH_S = Number(process.env.BENCH_PGBENCH_S ?? 15);
+const AUT_DURATION_S = Number(process.env.BENCH_AUT_DURATION_S ?? 30);
 const P99_TARGET_MS = 50;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/** Each country's merchant and the tax of the bench's one line (11.90 gross). */
+const MERCHANT_OF_COUNTRY = {
+  DEU: {
+    legalName: 'Bench GmbH',
+    address: { line1: 'Friedrichstraße 1', city: 'Berlin', postal_code: '10117', country_code: 'DEU' },
+    identity: { country_code: 'DEU', tax_number: '21/815/08150', vat_id: 'DE123456789' },
+    line: { name: 'MwSt', rate: '0.19', tax_amount: '1.9' },
+  },
+  AUT: {
+    legalName: 'Bench Wien GmbH',
+    address: { line1: 'Stephansplatz 1', city: 'Wien', postal_code: '1010', country_code: 'AUT' },
+    identity: { country_code: 'AUT', legal_entity_id_type: 'VAT_ID', vat_id: 'ATU12345678' },
+    line: { name: 'USt', rate: '0.20', tax_amount: '1.98333333' },
+  },
+} as const;
 
 const databaseUrl = (name: string) => {
   const url = new URL(ADMIN_URL);
@@ -69,50 +87,49 @@ async function main() {
   };
 
   try {
-    // Setup through the public API.
+    // Setup through the public API: a merchant per country, each with REGISTERS fiscalized registers and open sessions.
     const tenant = await call('POST', '/admin/v1/tenants', { name: 'bench' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
-    const key = await call('POST', `/admin/v1/tenants/${tenant.json.id}/api-keys`, { kind: 'tenant', country_code: 'DEU' }, {
-      authorization: `Bearer ${ADMIN_TOKEN}`,
-    });
-    const auth = { authorization: `Bearer ${key.json.api_key}` };
-    const address = { line1: 'Friedrichstraße 1', city: 'Berlin', postal_code: '10117', country_code: 'DEU' };
-    const merchant = await call('POST', '/v1/merchants', {
-      legal_name: 'Bench GmbH',
-      country_code: 'DEU',
-      address,
-      fiscal_identities: [{ country_code: 'DEU', tax_number: '21/815/08150', vat_id: 'DE123456789' }],
-    }, auth);
-    const headers = { ...auth, 'x-service-merchant': merchant.json.id };
-    const location = await call('POST', '/v1/locations', { name: 'Bench', address }, headers);
-    const registers: string[] = [];
-    for (let i = 0; i < REGISTERS; i += 1) {
-      const register = await call('POST', '/v1/registers', { location_id: location.json.id, name: `Kasse ${i}` }, headers);
-      await call('POST', `/v1/registers/${register.json.id}/fiscalize`, undefined, headers);
-      await call('POST', '/v1/operations', { type: 'session_open', register_id: register.json.id, opening_amount: '100.00' }, {
-        ...headers,
-        'idempotency-key': `open-${register.json.id}`,
+    const countrySetup = async (country: 'DEU' | 'AUT') => {
+      const key = await call('POST', `/admin/v1/tenants/${tenant.json.id}/api-keys`, { kind: 'tenant', country_code: country }, {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
       });
-      registers.push(register.json.id);
-    }
+      const auth = { authorization: `Bearer ${key.json.api_key}` };
+      const { address, identity, legalName } = MERCHANT_OF_COUNTRY[country];
+      const merchant = await call('POST', '/v1/merchants', { legal_name: legalName, country_code: country, address, fiscal_identities: [identity] }, auth);
+      const headers = { ...auth, 'x-service-merchant': merchant.json.id };
+      const location = await call('POST', '/v1/locations', { name: 'Bench', address }, headers);
+      const registers: string[] = [];
+      for (let i = 0; i < REGISTERS; i += 1) {
+        const register = await call('POST', '/v1/registers', { location_id: location.json.id, name: `Kasse ${i}` }, headers);
+        const fiscalized = await call('POST', `/v1/registers/${register.json.id}/fiscalize`, undefined, headers);
+        if (fiscalized.status !== 200) throw new Error(`fiscalize ${country} failed: ${JSON.stringify(fiscalized.json)}`);
+        await call('POST', '/v1/operations', { type: 'session_open', register_id: register.json.id, opening_amount: '100.00' }, {
+          ...headers,
+          'idempotency-key': `open-${register.json.id}`,
+        });
+        registers.push(register.json.id);
+      }
+      return { headers, registers, line: MERCHANT_OF_COUNTRY[country].line };
+    };
+    const germany = await countrySetup('DEU');
+    const austria = await countrySetup('AUT');
 
     let sequence = 0;
-    const sale = (registerId: string) => ({
+    const sale = (registerId: string, line: object) => ({
       type: 'sale',
       source: 'POS',
       currency: 'EUR',
       register_id: registerId,
-      pretax_amount: '10.00',
-      tax_amount: '1.90',
       tip_amount: '0.00',
       total_amount: '11.90',
-      line_items: [{ title: 'Brot', quantity: 1, unit_price: '11.90', total_amount: '11.90', sku_identifier: 'SKU-1', taxes: [{ name: 'MwSt', rate: '0.19', tax_amount: '1.9' }] }],
+      line_items: [{ title: 'Brot', quantity: 1, unit_price: '11.90', total_amount: '11.90', sku_identifier: 'SKU-1', taxes: [line] }],
     });
-    const flow = async (index: number): Promise<FlowOutcome> => {
+    const flowOn = ({ headers, registers, line }: Awaited<ReturnType<typeof countrySetup>>) => async (index: number): Promise<FlowOutcome> => {
       const registerId = registers[index % registers.length];
       const runId = `${process.pid}-${sequence++}`;
       const calls: FlowOutcome['calls'] = [];
       let started = performance.now();
-      const created = await call('POST', '/v1/operations', sale(registerId), { ...headers, 'idempotency-key': `c-${runId}` });
+      const created = await call('POST', '/v1/operations', sale(registerId, line), { ...headers, 'idempotency-key': `c-${runId}` });
       calls.push({ name: 'create', ms: performance.now() - started, ok: created.status === 201, status: created.status });
       if (created.status !== 201) return { calls };
       started = performance.now();
@@ -125,6 +142,8 @@ async function main() {
       calls.push({ name: 'complete', ms: performance.now() - started, ok: completed.status === 200, status: completed.status });
       return { calls };
     };
+    const flow = flowOn(germany);
+    const austrianFlow = flowOn(austria);
     const report = (result: OpenLoopResult) => ({
       target_mutations_per_s: result.targetRate * 2,
       duration_s: result.durationS,
@@ -151,6 +170,12 @@ async function main() {
     const main = report(await runOpenLoop(RATE / 2, DURATION_S, flow));
     console.log(JSON.stringify(main.latency_ms), 'errors', JSON.stringify(main.errors));
     console.log('slowest call per second (ms):', main.slowest_call_per_second_ms.join(' '));
+
+    // The same load on Austrian registers: an RKSV receipt (chain, AES counter, ES256) per completion.
+    console.log(`Austria (RKSV): ${RATE} mutations/s for ${AUT_DURATION_S} s on ${REGISTERS} registers`);
+    await runOpenLoop(RATE / 2, Math.min(WARMUP_S, 5), austrianFlow);
+    const austrian = report(await runOpenLoop(RATE / 2, AUT_DURATION_S, austrianFlow));
+    console.log(JSON.stringify(austrian.latency_ms), 'errors', JSON.stringify(austrian.errors));
 
     const steps = [];
     for (const rate of STEPS) {
@@ -191,6 +216,7 @@ async function main() {
         ...main,
         meets_target: Object.keys(main.errors).length === 0 && main.mutations_per_s >= RATE * 0.95 && mainP99 < P99_TARGET_MS,
       },
+      austria_rksv: austrian,
       warmup_s: WARMUP_S,
       step_test: { steps, highest_sustainable_mutations_per_s: sustainable },
       pgbench: {
@@ -204,6 +230,10 @@ async function main() {
     };
     const file = writeResults('load', results);
     console.log(`\nmain run: ${main.mutations_per_s} mutations/s, p99 ${mainP99} ms, target met: ${results.main.meets_target}`);
+    console.log(
+      `complete p50/p99: Germany (KassenSichV) ${main.latency_ms.complete?.p50}/${main.latency_ms.complete?.p99} ms, ` +
+        `Austria (RKSV) ${austrian.latency_ms.complete?.p50}/${austrian.latency_ms.complete?.p99} ms`,
+    );
     console.log(`highest sustainable rate: ${sustainable} mutations/s (${sustainable / 2} sales created and completed per second)`);
     console.log(
       `pgbench ceiling: ${pgbenchTps} completions/s; ours ${main.achieved_flows_per_s}/s at the target ` +

@@ -1,5 +1,6 @@
 // Where a route lives: the handlers of /v1/<resource>/... are in src/modules/<resource>/,
-// Style M in routes.ts (registers: also fiscalRoutes.ts), Style O in styleORoutes.ts; e.g.
+// Style M in routes.ts (registers: also fiscalRoutes.ts, and the RKSV-only ones, null receipts
+// and /registers/{id}/rksv/..., in modules/rksv/), Style O in styleORoutes.ts; e.g.
 // GET /v1/operations/{id} is in modules/operations/routes.ts (with X-Service-Merchant) and
 // modules/operations/styleORoutes.ts (without it). Style M routes are registered below, under
 // /v1 and by modules/receipts (which also serves the public /receipts/{token}); every Style O
@@ -39,6 +40,8 @@ import { receiptRoutes } from './modules/receipts/routes.js';
 import { FiscalRetryWorker } from './modules/refunds/fiscalRetry.js';
 import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
+import { rksvCryptoMaterialRoutes } from './modules/rksv/cryptoMaterialRoutes.js';
+import { nullReceiptRoutes } from './modules/rksv/nullReceiptRoutes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -46,9 +49,11 @@ export interface AppDependencies {
   secretsKey: Buffer;
   /** Where the log goes; standard output when absent. */
   logStream?: DestinationStream;
+  /** The service's clock; the system clock when absent (tests move it across month ends). */
+  clock?: () => Date;
 }
 
-export async function buildApp({ config, database, secretsKey, logStream }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date() }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -77,6 +82,7 @@ export async function buildApp({ config, database, secretsKey, logStream }: AppD
     db: database.prisma,
     sql: database.sql,
     secrets: new SecretBox(secretsKey),
+    clock,
     idempotency: new IdempotencyStore(database.sql, { retentionHours: config.idempotencyRetentionHours }),
     publicBaseUrl: config.publicBaseUrl,
     urlSigner: new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32))),
@@ -86,7 +92,7 @@ export async function buildApp({ config, database, secretsKey, logStream }: AppD
   app.addHook('onReady', async () => fiscalRetry.start());
   app.addHook('onClose', async () => fiscalRetry.stop());
   if (config.exportWorker === 'inline') {
-    const worker = createExportWorker(ctx.db, config, app.log);
+    const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log);
     ctx.exportWorker = worker;
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
@@ -125,6 +131,8 @@ export async function buildApp({ config, database, secretsKey, logStream }: AppD
       await v1.register(locationRoutes);
       await v1.register(registerRoutes);
       await v1.register(registerFiscalRoutes);
+      await v1.register(rksvCryptoMaterialRoutes);
+      await v1.register(nullReceiptRoutes);
       await v1.register(operationRoutes);
       await v1.register(exportRoutes);
     },

@@ -14,6 +14,8 @@ export interface AppContext {
   /** Plain SQL on the same database, for the hot paths. */
   sql: SqlDatabase;
   secrets: SecretBox;
+  /** The service's clock; tests inject one to cross month ends (RKSV monthly receipts). */
+  clock: () => Date;
   idempotency: IdempotencyStore;
   /** Absolute base for links the service hands out (receipts, downloads). */
   publicBaseUrl: string;

@@ -3,16 +3,19 @@
 // time, so there the worker refuses to start while the server holds DATA_DIR.
 // SIGTERM finishes the job in hand, then exits.
 import pino from 'pino';
-import { openMigratedDatabase } from '../bootstrap.js';
+import { openMigratedDatabase, secretsKeyFor } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
 import { logDestination } from '../lib/logDestination.js';
+import { SecretBox } from '../lib/secretBox.js';
 import { openDatabaseOrExit } from './openDatabaseOrExit.js';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel }, await logDestination());
 const database = await openDatabaseOrExit(() => openMigratedDatabase(config));
-const worker = createExportWorker(database.prisma, config, log);
+// The same SECRETS_KEY as the server's: RKSV exports open the registers' sealed AES keys.
+const secrets = new SecretBox(secretsKeyFor(config));
+const worker = createExportWorker({ db: database.prisma, sql: database.sql, secrets }, config, log);
 worker.start();
 log.info({ worker_id: worker.id }, 'export worker started');
 

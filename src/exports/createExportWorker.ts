@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { Prisma } from '../db/database.js';
-import { createDsfinvkBuilder } from './dsfinvkJob.js';
+import type { ExportDependencies } from './exportFormat.js';
+import { EXPORT_FORMATS } from './exportFormats.js';
 import { ExportQueue } from './exportQueue.js';
 import { ExportWorker, type ExportBuilder } from './exportWorker.js';
 
-/** The worker with the builders of every implemented export type. */
-export function createExportWorker(db: Prisma, config: Config, log: FastifyBaseLogger): ExportWorker {
-  const builders: Record<string, ExportBuilder> = { dsfinvk: createDsfinvkBuilder(db) };
+/** The worker with the builder of every export type. */
+export function createExportWorker(deps: ExportDependencies, config: Config, log: FastifyBaseLogger): ExportWorker {
+  const builders = new Map<string, ExportBuilder>(Object.entries(EXPORT_FORMATS).map(([type, format]) => [type, format.builder(deps)]));
   return new ExportWorker({
-    queue: new ExportQueue(db, config.exportLeaseMs),
+    queue: new ExportQueue(deps.db, config.exportLeaseMs),
     build: (job, output) => {
-      const build = builders[job.type];
+      const build = builders.get(job.type);
       if (!build) throw new Error(`no exporter for ${job.type}`);
       return build(job, output);
     },

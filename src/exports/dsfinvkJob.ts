@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { ExportJob, Operation, RegisterSession } from '../db/generated/client.js';
 import type { Prisma } from '../db/database.js';
-import { EXPORT_FORMATS, EXPORTED_FISCALIZATION_STATUSES } from './exportFormats.js';
+import { registersCoveredBy, type ExportFormat } from './exportFormat.js';
 import type { KassenSichVFiscalRecord } from '../fiscal/kassensichv/fiscalInformation.js';
 import type { AddressValue } from '../db/records/address.js';
 import { discountsOf, lineItemsOf, paymentsOf } from '../db/records/operation.js';
@@ -123,15 +123,12 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
   return async (job: ExportJob, output: Writable) => {
     const merchant = await db.merchant.findUniqueOrThrow({ where: { id: job.merchantId } });
     const registers = await db.register.findMany({
-      where: {
-        merchantId: job.merchantId,
-        regime: EXPORT_FORMATS.dsfinvk.regime,
-        fiscalizationStatus: { in: EXPORTED_FISCALIZATION_STATUSES },
-        ...(job.registerId ? { id: job.registerId } : {}),
-      },
-      include: { tse: true, location: true },
+      where: registersCoveredBy(job, dsfinvkFormat.regime),
+      include: { location: true },
       orderBy: { createdAt: 'asc' },
     });
+    const deviceIds = registers.flatMap((register) => (register.deviceId ? [register.deviceId] : []));
+    const tseById = new Map((await db.tseDevice.findMany({ where: { id: { in: deviceIds } } })).map((tse) => [tse.id, tse]));
     const sessions = await db.registerSession.findMany({
       where: {
         registerId: { in: registers.map((register) => register.id) },
@@ -156,6 +153,7 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
     async function* closings(): AsyncIterable<DsfinvkClosingSource> {
       for (const session of sessions) {
         const register = registerById.get(session.registerId)!;
+        const tse = register.deviceId ? tseById.get(register.deviceId) : undefined;
         const address = register.location.address as AddressValue;
         const master: DsfinvkMasterData = {
           closingNumber: session.closingNumber!,
@@ -174,13 +172,13 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
             taxNumber: deu?.tax_number ?? null,
             vatId: deu?.vat_id ?? null,
           },
-          tse: register.tse
+          tse: tse
             ? {
                 id: 1,
-                serialNumber: register.tse.serialNumber,
-                signatureAlgorithm: register.tse.algorithm,
+                serialNumber: tse.serialNumber,
+                signatureAlgorithm: tse.algorithm,
                 timeFormat: 'unixTime',
-                publicKey: register.tse.publicKey,
+                publicKey: tse.publicKey,
                 processDataEncoding: 'UTF-8',
               }
             : null,
@@ -201,3 +199,6 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
     }
   };
 }
+
+/** DSFinV-K (Germany): one ZIP of 20 CSV tables over the job's KassenSichV registers. */
+export const dsfinvkFormat: ExportFormat = { title: 'DSFinV-K', regime: 'KassenSichV', builder: ({ db }) => createDsfinvkBuilder(db) };

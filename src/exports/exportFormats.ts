@@ -1,17 +1,13 @@
-import type { Regime } from '../fiscal/fiscalDevice.js';
+import { dsfinvkFormat } from './dsfinvkJob.js';
+import type { ExportFormat } from './exportFormat.js';
+import { rksvDepFormat } from './rksvDep/rksvDepFormat.js';
 
-/** One implemented export type: the audit format of one regime. */
-export interface ExportFormat {
-  /** The format's name in messages. */
-  title: string;
-  /** The regime whose registers it covers. */
-  regime: Regime;
-}
+/** Every export type (DESIGN: dsfinvk, rksv_dep7); a new format is its folder and one more entry. */
+export const EXPORT_FORMATS = {
+  dsfinvk: dsfinvkFormat,
+  rksv_dep7: rksvDepFormat,
+} as const satisfies Record<string, ExportFormat>;
 
-/** Every implemented export type; a new format is one more entry and its builder (createExportWorker.ts). */
-export const EXPORT_FORMATS: Readonly<Record<string, ExportFormat>> = {
-  dsfinvk: { title: 'DSFinV-K', regime: 'KassenSichV' },
-};
+export type ExportType = keyof typeof EXPORT_FORMATS;
 
-/** Registers an export covers: those that ever signed under its regime. */
-export const EXPORTED_FISCALIZATION_STATUSES = ['fiscalized', 'decommissioned'];
+export const EXPORT_TYPES = Object.keys(EXPORT_FORMATS) as [ExportType, ...ExportType[]];

@@ -2,6 +2,7 @@ import type { SqlClient } from '../db/sql.js';
 import type { SecretBox } from '../lib/secretBox.js';
 import type { RateGross } from '../domain/vatBreakdown.js';
 import type { KassenSichVFiscalRecord, PublishedKassenSichVRecord } from './kassensichv/fiscalInformation.js';
+import type { PublishedRksvRecord, RksvFiscalRecord } from './rksv/fiscalInformation.js';
 
 /**
  * The regime-neutral fiscal port (DESIGN "One fiscal layer for three regimes").
@@ -13,10 +14,10 @@ export const REGIMES = ['KassenSichV', 'RKSV', 'RT'] as const;
 export type Regime = (typeof REGIMES)[number];
 
 /** What a signed record stores: a union on `regime`, one variant per regime. */
-export type FiscalRecord = KassenSichVFiscalRecord;
+export type FiscalRecord = KassenSichVFiscalRecord | RksvFiscalRecord;
 
 /** What a signed record publishes (`fiscal_information`, the receipt's `fiscal`): the stored record less what stays internal. */
-export type PublishedFiscalRecord = PublishedKassenSichVRecord;
+export type PublishedFiscalRecord = PublishedKassenSichVRecord | PublishedRksvRecord;
 
 /** The fiscal part of a printed receipt: what the regime's law requires on it, and the QR code's content. */
 export interface ReceiptFiscalSection {
@@ -24,21 +25,29 @@ export interface ReceiptFiscalSection {
   /** `mono`: long machine values (serials, base64), printed in a monospace font. */
   rows: { label: string; value: string; mono: boolean }[];
   qrData: string;
+  /** What the hosted page says the QR code is for. */
+  qrCaption: string;
 }
 
-/** A goods movement's receipt as a regime signs it: sale, return, exchange or refund (amounts as decimal strings). */
-export interface GoodsMovementToSign {
-  kind: 'goods_movement';
-  /** The register's sequence number of the operation. */
-  documentNumber: string;
+/** What a goods movement's receipt is made of: sale, return, exchange or refund (amounts as decimal strings). */
+export interface GoodsMovementContent {
   lineItems: { type: 'item' | 'gift_card'; total_amount: string; taxes: { rate: string }[] }[];
   cartLevelDiscounts: { amount: string }[];
   tipAmount: string;
+  /** Empty while the operation is open. */
   payments: { method: string; amount: string; currency: string }[];
 }
 
+/** A goods movement as a regime signs it at completion. */
+export interface GoodsMovementToSign extends GoodsMovementContent {
+  kind: 'goods_movement';
+  /** The operation signed, which a regime's journal may name. */
+  operationId: string;
+  /** The register's sequence number of the operation. */
+  documentNumber: string;
+}
 /** What a goods movement's turnover per VAT rate is made of. */
-export type GoodsMovementTurnover = Pick<GoodsMovementToSign, 'lineItems' | 'cartLevelDiscounts' | 'tipAmount'>;
+export type GoodsMovementTurnover = Pick<GoodsMovementContent, 'lineItems' | 'cartLevelDiscounts' | 'tipAmount'>;
 
 /** Register-session records a regime may sign (contract 3.2). */
 export type SessionRecordToSign =
@@ -66,12 +75,15 @@ export interface FiscalRegister {
   id: string;
   regime: string | null;
   fiscalizationStatus: string;
-  /** The regime's own record of the register's device (KassenSichV: the TSE). */
+  /** The regime's record of the register's device (KassenSichV: the TSE, RKSV: its receipt chain). */
   deviceId: string | null;
   clientId: string | null;
   /** Sandbox fault simulation of the device (DESIGN: PUT /registers/{id}/simulation). */
   deviceSimulation: string;
 }
+
+/** What the regime publishes about a device beyond serial and client id, stored with the register as JSON. */
+export type DeviceDetails = Record<string, unknown>;
 
 /** What every regime's device is known by: the register's `fiscalization` (contract 2.3) shows it. */
 export interface DeviceIdentity {
@@ -80,10 +92,21 @@ export interface DeviceIdentity {
   serial: string;
   /** `fiscalization.client_id`: the TSE client, the RKSV Kassen-ID, the RT register id. */
   clientId: string;
+  details: DeviceDetails;
 }
 
 export interface FiscalDependencies {
   secrets: SecretBox;
+  /** The service's clock; tests move it (RKSV monthly receipts follow the calendar). */
+  clock: () => Date;
+}
+
+/** How devices are opened: sandbox fault simulation and the bound on one device call. */
+export interface DeviceOptions {
+  /** 'sandbox' applies the register's fault simulation. */
+  environment: 'sandbox' | 'production';
+  /** Bound on each exchange with a device (DEVICE_TIMEOUT_MS). */
+  deviceTimeoutMs: number;
 }
 
 /** A register's place and owner, as provisioning needs them. */
@@ -126,17 +149,25 @@ export interface FiscalRegime {
   /** ISO 3166-1 alpha-3 country whose locations and fiscal identities the regime serves. */
   readonly countryCode: string;
   /** Creates the register's device inside the caller's transaction. */
-  provision(sql: SqlClient, deps: FiscalDependencies, request: ProvisioningRequest): Promise<DeviceIdentity>;
-  /** The register's device, ready to sign. */
-  open(register: FiscalRegister & { deviceId: string; clientId: string }, deps: FiscalDependencies): FiscalDevice;
+  provision(sql: SqlClient, deps: FiscalDependencies & DeviceOptions, request: ProvisioningRequest): Promise<DeviceIdentity>;
+  /**
+   * The register's device, ready to sign. In the sandbox the regime applies the
+   * register's fault simulation as its law has devices fail (KassenSichV: the
+   * signing fails; RKSV: receipts carry the failure marker).
+   */
+  open(register: FiscalRegister & { deviceId: string; clientId: string }, deps: FiscalDependencies & DeviceOptions): FiscalDevice;
+  /** The regime's block of the register's `fiscalization` (DESIGN: RKSV `rksv`), empty when it has none. */
+  fiscalizationBlock(details: DeviceDetails): Record<string, unknown>;
+  /** The device's signature algorithm, as a failed signing attempt names it. */
+  signatureAlgorithm(details: DeviceDetails): string | null;
   /** The record as responses publish it. */
   publish(record: FiscalRecord): PublishedFiscalRecord;
   /** What a printed receipt shows of a published record. */
   receiptSection(record: PublishedFiscalRecord): ReceiptFiscalSection;
+  /** Throws RegimeRuleError when the goods movement cannot be signed under the regime (checked at create, before payments). */
+  checkGoodsMovement(movement: GoodsMovementContent): void;
   /** The goods movement's gross per VAT rate, as the regime signs it; the receipt's VAT table is built from it. */
   grossByVatRate(movement: GoodsMovementTurnover): RateGross[];
-  /** Throws RegimeRuleError when the goods movement cannot be signed under the regime. */
-  checkGoodsMovement(movement: GoodsMovementToSign): void;
   /**
    * Takes the register's device out of service for good, when the regime has
    * such a step (KassenSichV); absent otherwise.

@@ -1,5 +1,6 @@
 import {
   FiscalPreconditionError,
+  type DeviceOptions,
   type FiscalDependencies,
   type FiscalDevice,
   type FiscalRecord,
@@ -12,10 +13,10 @@ import {
 } from './fiscalDevice.js';
 import type { RateGross } from '../domain/vatBreakdown.js';
 import { kassenSichV } from './kassensichv/regime.js';
-import { SimulatedFaultsDevice, type DeviceSimulation } from './simulatedFaults.js';
+import { rksv } from './rksv/regime.js';
 
 /** Every regime the service can fiscalize a register under; a new regime is one more entry. */
-const BUILT_REGIMES: readonly FiscalRegime[] = [kassenSichV];
+const BUILT_REGIMES: readonly FiscalRegime[] = [kassenSichV, rksv];
 
 /** The countries whose registers can be fiscalized. */
 export function builtRegimeCountries(): string[] {
@@ -49,18 +50,12 @@ export const receiptSectionOf = (record: PublishedFiscalRecord): ReceiptFiscalSe
 export const signedGrossByVatRate = (record: PublishedFiscalRecord, movement: GoodsMovementTurnover): RateGross[] =>
   regimeOf(record).grossByVatRate(movement);
 
-export interface DeviceChoice {
-  /** 'sandbox' applies the register's fault simulation. */
-  environment: 'sandbox' | 'production';
-}
-
 /**
- * The one place that chooses a register's device: its regime's, wrapped in the
- * sandbox fault simulation when one is set. A register that cannot sign is a
- * FiscalPreconditionError (contract 7: complete on a register that is not
+ * The regime and device of a register that can sign. A register that cannot is
+ * a FiscalPreconditionError (contract 7: complete on a register that is not
  * fiscalized or lacks an active device or client).
  */
-export function deviceFor(register: FiscalRegister, deps: FiscalDependencies & DeviceChoice): { regime: Regime; device: FiscalDevice } {
+export function signingRegimeOf(register: FiscalRegister): { regime: FiscalRegime; deviceId: string; clientId: string } {
   const regime = regimeNamed(register.regime);
   if (register.fiscalizationStatus !== 'fiscalized' || !regime) {
     throw new FiscalPreconditionError('The register is not fiscalized', {
@@ -73,10 +68,11 @@ export function deviceFor(register: FiscalRegister, deps: FiscalDependencies & D
   if (!deviceId || !clientId) {
     throw new FiscalPreconditionError('The register has no active fiscal device or client', { field: 'register_id', register_id: register.id });
   }
-  const device = regime.open({ ...register, deviceId, clientId }, deps);
-  const simulation = register.deviceSimulation as DeviceSimulation;
-  return {
-    regime: regime.regime,
-    device: deps.environment === 'sandbox' && simulation !== 'ok' ? new SimulatedFaultsDevice(device, simulation) : device,
-  };
+  return { regime, deviceId, clientId };
+}
+
+/** The one place that chooses a register's device: its regime's, opened with the sandbox fault simulation when one is set. */
+export function deviceFor(register: FiscalRegister, deps: FiscalDependencies & DeviceOptions): { regime: Regime; device: FiscalDevice } {
+  const { regime, deviceId, clientId } = signingRegimeOf(register);
+  return { regime: regime.regime, device: regime.open({ ...register, deviceId, clientId }, deps) };
 }

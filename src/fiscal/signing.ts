@@ -1,12 +1,9 @@
 import type { SqlClient } from '../db/sql.js';
 import { FiscalDeviceError, withDeviceTimeout } from './deviceErrors.js';
-import type { FiscalDependencies, FiscalRecord, FiscalRegister, RecordToSign, Regime } from './fiscalDevice.js';
-import { deviceFor, type DeviceChoice } from './regimes.js';
+import type { DeviceOptions, FiscalDependencies, FiscalRecord, FiscalRegister, RecordToSign, Regime } from './fiscalDevice.js';
+import { deviceFor } from './regimes.js';
 
-export interface SigningDependencies extends FiscalDependencies, DeviceChoice {
-  /** Bound on each exchange with a device (DEVICE_TIMEOUT_MS). */
-  deviceTimeoutMs: number;
-}
+export type SigningDependencies = FiscalDependencies & DeviceOptions;
 
 /** Why a device failed to sign, as a caller that completes anyway records it. */
 export interface SigningFailure {

@@ -8,7 +8,7 @@ export type DeviceSimulation = (typeof DEVICE_SIMULATIONS)[number];
 const HANG_MS = 60_000;
 
 /** A device that does not answer: waits until the caller gives up (or HANG_MS). */
-function hang(signal: AbortSignal): Promise<void> {
+export function hang(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, HANG_MS).unref();
     signal.addEventListener('abort', () => {

@@ -140,7 +140,7 @@ ${fiscal.rows.map((row) =>
     : html`<div class="row"><dt>${row.label}</dt><dd>${row.value}</dd></div>\n`,
 )}</dl>
 <figure class="qr">
-${new SafeHtml(qrSvg)}<figcaption>QR-Code zur Prüfung der TSE-Signatur</figcaption>
+${new SafeHtml(qrSvg)}<figcaption>${fiscal.qrCaption}</figcaption>
 </figure>
 </section>`
     : null

@@ -47,20 +47,22 @@ describe('the regime registry', () => {
   });
 });
 
+const deviceDeps = { secrets, clock: () => new Date(), deviceTimeoutMs: 1000 };
+
 describe('deviceFor: the one place that chooses a register’s device', () => {
   it('refuses a register that is not fiscalized, or has no device or client', () => {
-    expect(() => deviceFor({ ...fiscalized, fiscalizationStatus: 'not_fiscalized' }, { secrets, environment: 'sandbox' })).toThrow(
+    expect(() => deviceFor({ ...fiscalized, fiscalizationStatus: 'not_fiscalized' }, { ...deviceDeps, environment: 'sandbox' })).toThrow(
       FiscalPreconditionError,
     );
-    expect(() => deviceFor({ ...fiscalized, deviceId: null }, { secrets, environment: 'sandbox' })).toThrow(/no active fiscal device/);
-    expect(() => deviceFor({ ...fiscalized, regime: 'Unknown' }, { secrets, environment: 'sandbox' })).toThrow(/not fiscalized/);
+    expect(() => deviceFor({ ...fiscalized, deviceId: null }, { ...deviceDeps, environment: 'sandbox' })).toThrow(/no active fiscal device/);
+    expect(() => deviceFor({ ...fiscalized, regime: 'Unknown' }, { ...deviceDeps, environment: 'sandbox' })).toThrow(/not fiscalized/);
   });
 
   it('wraps the device in the fault simulation in the sandbox only', () => {
     const simulated = { ...fiscalized, deviceSimulation: 'unreachable' };
-    expect(deviceFor(simulated, { secrets, environment: 'sandbox' }).device).toBeInstanceOf(SimulatedFaultsDevice);
-    expect(deviceFor(simulated, { secrets, environment: 'production' }).device).not.toBeInstanceOf(SimulatedFaultsDevice);
-    expect(deviceFor(fiscalized, { secrets, environment: 'sandbox' }).device).not.toBeInstanceOf(SimulatedFaultsDevice);
+    expect(deviceFor(simulated, { ...deviceDeps, environment: 'sandbox' }).device).toBeInstanceOf(SimulatedFaultsDevice);
+    expect(deviceFor(simulated, { ...deviceDeps, environment: 'production' }).device).not.toBeInstanceOf(SimulatedFaultsDevice);
+    expect(deviceFor(fiscalized, { ...deviceDeps, environment: 'sandbox' }).device).not.toBeInstanceOf(SimulatedFaultsDevice);
   });
 });
 

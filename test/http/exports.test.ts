@@ -66,9 +66,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('export jobs', () => {
-  it('rejects unknown types with 400 and unimplemented ones with 501', async () => {
+  it('rejects unknown types with 400 naming the field, and a known type without an exporter (dep) with 501', async () => {
     const unknown = await t.app.inject({ method: 'POST', url: '/v1/exports', headers: fx.headers, payload: { type: 'csv', from: '2026-01-01T00:00:00Z', to: '2026-12-31T00:00:00Z' } });
     expect(unknown.statusCode).toBe(400);
+    expect(JSON.stringify(json(unknown).details)).toContain('type');
     const dep = await t.app.inject({ method: 'POST', url: '/v1/exports', headers: fx.headers, payload: { type: 'dep', from: '2026-01-01T00:00:00Z', to: '2026-12-31T00:00:00Z' } });
     expect(dep.statusCode).toBe(501);
     expect(json(dep)).toMatchObject({ code: 'not_implemented', retryable: true });

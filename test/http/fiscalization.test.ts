@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTenantWithKey, createTestApp, DEU_ADDRESS, deuMerchantBody, json, type TestApp } from '../support/testApp.js';
 import {
   completeOp,
+  createOperation,
   decommission,
   expectApiError,
   fiscalize,
@@ -88,11 +89,12 @@ describe('fiscalize', () => {
     expect(read).toMatchObject({ fiscalization_status: 'not_fiscalized', fiscalization: null });
   });
 
-  it('is 422 validation_error when the location is outside Germany', async () => {
-    const fx = await registerAt({ line1: 'Kärntner Straße 1', city: 'Wien', postal_code: '1010', country_code: 'AUT' });
+  it('is 422 validation_error when the location is in a country without a built regime', async () => {
+    const fx = await registerAt({ line1: 'Rue de Rivoli 1', city: 'Paris', postal_code: '75001', country_code: 'FRA' });
     const error = expectApiError(await fiscalize(t.app, fx.headers, fx.registerId), 422, 'validation_error');
     expect(error.details.field).toBe('location_id');
-    expect(await t.database.prisma.tseDevice.count({ where: { registers: { some: { id: fx.registerId } } } })).toBe(0);
+    const register = await t.database.prisma.register.findUniqueOrThrow({ where: { id: fx.registerId } });
+    expect(register.deviceId).toBeNull();
   });
 
   it('is 404 for an unknown register or one of another merchant', async () => {
@@ -142,14 +144,16 @@ describe('complete needs a fiscalized register (contract 7, 422 on fiscal calls)
     expect(json(await getOp(t.app, fx.headers, sale.id))).toMatchObject({ status: 'open', resource_version: 1, fiscal_information: null, receipt_id: null });
   });
 
-  it('a POS operation on a decommissioned register cannot complete (422)', async () => {
+  it('a decommissioned register takes no further goods movement: complete is 422 (contract 7), create 409 register_invalid_fiscal_state', async () => {
     const fx = await plainRegister(t.app, apiKey);
     expect((await fiscalize(t.app, fx.headers, fx.registerId)).statusCode).toBe(200);
     await mustCreate(t.app, fx.headers, { type: 'session_open', register_id: fx.registerId });
     const sale = await mustCreate(t.app, fx.headers, saleBody(fx.registerId));
     expect((await decommission(t.app, fx.headers, fx.registerId)).statusCode).toBe(200);
-    expectApiError(await completeOp(t.app, fx.headers, sale, pay), 422, 'validation_error');
+    const error = expectApiError(await completeOp(t.app, fx.headers, sale, pay), 422, 'validation_error');
+    expect(error.details).toMatchObject({ field: 'register_id', register_id: fx.registerId, fiscalization_status: 'decommissioned' });
     expect(json(await getOp(t.app, fx.headers, sale.id)).status).toBe('open');
+    expectApiError(await createOperation(t.app, fx.headers, saleBody(fx.registerId)), 409, 'register_invalid_fiscal_state');
   });
 
   it('an ONLINE goods movement completes without signing', async () => {

@@ -109,7 +109,7 @@ describe('filters', () => {
   it('register_id and type', async () => {
     await expectFiltered(`register_id=${a.registerId}`, (job) => job.register_id === a.registerId);
     await expectFiltered('type=dsfinvk', () => true);
-    expect(json(await list('type=dep'))).toEqual({ data: [], cursor: null });
+    expect(json(await list('type=rksv_dep7'))).toEqual({ data: [], cursor: null });
   });
 
   it('rejects unknown values and parameters (400)', async () => {

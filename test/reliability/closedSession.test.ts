@@ -31,8 +31,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function tseCounters(registerId: string) {
-  const register = await t.database.prisma.register.findUniqueOrThrow({ where: { id: registerId }, include: { tse: true } });
-  return { transactions: Number(register.tse!.transactionCounter), signatures: Number(register.tse!.signatureCounter) };
+  const register = await t.database.prisma.register.findUniqueOrThrow({ where: { id: registerId } });
+  const tse = await t.database.prisma.tseDevice.findUniqueOrThrow({ where: { id: register.deviceId! } });
+  return { transactions: Number(tse.transactionCounter), signatures: Number(tse.signatureCounter) };
 }
 
 async function sessionFigures(sessionId: string) {

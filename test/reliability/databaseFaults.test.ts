@@ -143,7 +143,7 @@ describe.skipIf(!usesPostgres)('database faults (PostgreSQL)', () => {
     // Every TSE transaction belongs to a stored completion: failed completes signed nothing that stuck.
     const completedSales = await db.operation.findMany({ where: { registerId: fx.registerId, type: 'sale', status: 'completed' } });
     const register = await db.register.findUniqueOrThrow({ where: { id: fx.registerId } });
-    const transactions = await db.tseTransaction.findMany({ where: { tseId: register.tseId! } });
+    const transactions = await db.tseTransaction.findMany({ where: { tseId: register.deviceId! } });
     expect(transactions).toHaveLength(completedSales.length);
 
     // Recovery without a restart: the same requests, retried with their keys, all succeed now.
@@ -171,7 +171,7 @@ describe.skipIf(!usesPostgres)('database faults (PostgreSQL)', () => {
     // Counters and sequence numbers stay gapless through it all.
     const operations = await db.operation.findMany({ where: { registerId: fx.registerId } });
     expect(consecutiveFrom(operations.map((op) => op.sequenceNumber!), 1)).toBe(true);
-    const finalTransactions = await db.tseTransaction.findMany({ where: { tseId: register.tseId! } });
+    const finalTransactions = await db.tseTransaction.findMany({ where: { tseId: register.deviceId! } });
     expect(finalTransactions).toHaveLength(M);
     expect(consecutiveFrom(finalTransactions.map((tx) => Number(tx.transactionNumber)), 1)).toBe(true);
     const counters = finalTransactions.flatMap((tx) => [Number(tx.startSignatureCounter), Number(tx.finishSignatureCounter)]);

@@ -41,7 +41,7 @@ describe.skipIf(!usesPostgres)('two instances on one PostgreSQL database and one
 
   async function tseOf(registerId: string) {
     const register = await t.database.prisma.register.findUniqueOrThrow({ where: { id: registerId } });
-    const device = await t.database.prisma.tseDevice.findUniqueOrThrow({ where: { id: register.tseId! } });
+    const device = await t.database.prisma.tseDevice.findUniqueOrThrow({ where: { id: register.deviceId! } });
     const transactions = await t.database.prisma.tseTransaction.findMany({ where: { tseId: device.id }, orderBy: { transactionNumber: 'asc' } });
     return { device, transactions };
   }

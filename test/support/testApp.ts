@@ -24,6 +24,8 @@ export interface TestAppOptions {
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Receives the app's log lines (with LOG_LEVEL set in env; tests default to silent). */
   logStream?: { write(line: string): void };
+  /** The service's clock (tests cross month ends with it). */
+  clock?: () => Date;
 }
 
 const testConfig = (env: Record<string, string>) =>
@@ -32,7 +34,7 @@ const testConfig = (env: Record<string, string>) =>
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { database, url, drop } = await createTestDatabase();
   const config = testConfig(env);
-  const app = await buildApp({ config, database, secretsKey: TEST_SECRETS_KEY, logStream: options.logStream });
+  const app = await buildApp({ config, database, secretsKey: TEST_SECRETS_KEY, logStream: options.logStream, clock: options.clock });
   await options.routes?.(app);
   await app.ready();
   return {
@@ -51,9 +53,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
  * A second instance of the service over the same database as `t` (its own
  * connection pool on PostgreSQL), as when several instances run side by side.
  */
-export async function createPeerApp(t: TestApp, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+export async function createPeerApp(
+  t: TestApp,
+  env: Record<string, string> = {},
+  options: Pick<TestAppOptions, 'clock'> = {},
+): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const database = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl, poolSize: 10 }) : t.database;
-  const app = await buildApp({ config: testConfig(env), database, secretsKey: TEST_SECRETS_KEY });
+  const app = await buildApp({ config: testConfig(env), database, secretsKey: TEST_SECRETS_KEY, clock: options.clock });
   await app.ready();
   return {
     app,

@@ -93,5 +93,6 @@ export function kassenSichVReceiptSection(record: PublishedKassenSichVRecord): R
       { label: 'Öffentlicher Schlüssel', value: record.end_event.public_key, mono: true },
     ],
     qrData: record.verification.qr_data,
+    qrCaption: 'QR-Code zur Prüfung der TSE-Signatur',
   };
 }

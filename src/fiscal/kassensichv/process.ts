@@ -1,4 +1,4 @@
-import { RegimeRuleError, type RecordToSign } from '../fiscalDevice.js';
+import { RegimeRuleError, type GoodsMovementContent, type RecordToSign } from '../fiscalDevice.js';
 import { cashCountProcessData, cashTransferProcessData, KassenbelegMappingError, kassenbelegProcessData } from './kassenbeleg.js';
 
 /** What the TSE signs for a record: processType, processData, and the document type it is logged as. */
@@ -16,21 +16,7 @@ export interface TseProcess {
 export function processOf(record: RecordToSign): TseProcess {
   switch (record.kind) {
     case 'goods_movement':
-      try {
-        return {
-          processType: 'Kassenbeleg-V1',
-          processData: kassenbelegProcessData({
-            line_items: record.lineItems,
-            cart_level_discounts: record.cartLevelDiscounts,
-            tip_amount: record.tipAmount,
-            payments: record.payments,
-          }),
-          documentType: 'Beleg',
-        };
-      } catch (error) {
-        if (error instanceof KassenbelegMappingError) throw new RegimeRuleError('KassenSichV', error.field, error.message);
-        throw error;
-      }
+      return goodsMovementProcess(record);
     case 'cash_count':
       return {
         processType: 'SonstigerVorgang',
@@ -43,5 +29,24 @@ export function processOf(record: RecordToSign): TseProcess {
         processData: cashTransferProcessData(record.amount, record.currency),
         documentType: 'AVTransfer',
       };
+  }
+}
+
+/** A goods movement as a Kassenbeleg-V1 receipt; a line the receipt cannot carry is a RegimeRuleError. */
+export function goodsMovementProcess(movement: GoodsMovementContent): TseProcess {
+  try {
+    return {
+      processType: 'Kassenbeleg-V1',
+      processData: kassenbelegProcessData({
+        line_items: movement.lineItems,
+        cart_level_discounts: movement.cartLevelDiscounts,
+        tip_amount: movement.tipAmount,
+        payments: movement.payments,
+      }),
+      documentType: 'Beleg',
+    };
+  } catch (error) {
+    if (error instanceof KassenbelegMappingError) throw new RegimeRuleError('KassenSichV', error.field, error.message);
+    throw error;
   }
 }

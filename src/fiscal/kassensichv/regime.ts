@@ -3,8 +3,9 @@ import { FiscalPreconditionError, type FiscalRegime } from '../fiscalDevice.js';
 import { kassenSichVReceiptSection, publishKassenSichVRecord } from './fiscalInformation.js';
 import { grossByGermanVatRate } from './kassenbeleg.js';
 import { KassenSichVDevice } from './kassenSichVDevice.js';
-import { processOf } from './process.js';
+import { goodsMovementProcess } from './process.js';
 import { provisionSoftwareTse, SoftwareTse } from './softwareTse.js';
+import { SimulatedFaultsDevice, type DeviceSimulation } from '../simulatedFaults.js';
 
 /**
  * Germany, KassenSichV (contract 2.2, DESIGN "Fiscal devices"): each register
@@ -17,12 +18,17 @@ export const kassenSichV: FiscalRegime = {
   async provision(sql, deps, request) {
     const tse = await provisionSoftwareTse(sql, deps.secrets, request.merchantId);
     // TR-03151 client ids are PrintableString: no underscore, so not the register id itself.
-    return { deviceId: tse.id, serial: tse.serialNumber, clientId: `ERS-${randomBase62(20)}` };
+    return { deviceId: tse.id, serial: tse.serialNumber, clientId: `ERS-${randomBase62(20)}`, details: { signature_algorithm: tse.algorithm } };
   },
 
   open(register, deps) {
-    return new KassenSichVDevice(new SoftwareTse(register.deviceId, deps.secrets), register.clientId);
+    const device = new KassenSichVDevice(new SoftwareTse(register.deviceId, deps.secrets), register.clientId);
+    const simulation = register.deviceSimulation as DeviceSimulation;
+    return deps.environment === 'sandbox' && simulation !== 'ok' ? new SimulatedFaultsDevice(device, simulation) : device;
   },
+
+  fiscalizationBlock: () => ({}),
+  signatureAlgorithm: (details) => (typeof details.signature_algorithm === 'string' ? details.signature_algorithm : null),
 
   publish: publishKassenSichVRecord,
   receiptSection: kassenSichVReceiptSection,
@@ -36,7 +42,7 @@ export const kassenSichV: FiscalRegime = {
   },
 
   checkGoodsMovement(movement) {
-    processOf(movement);
+    goodsMovementProcess(movement);
   },
 
   async decommission(sql, deviceId, at) {

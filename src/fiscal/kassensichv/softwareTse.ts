@@ -17,6 +17,7 @@ const tseNow = (): Date => new Date(Math.floor(Date.now() / 1000) * 1000);
 export interface ProvisionedTse {
   id: string;
   serialNumber: string;
+  algorithm: TseSignatureAlgorithm;
   /** Shown once to the operator; only its hash is stored. */
   adminPin: string;
 }
@@ -48,7 +49,7 @@ export async function provisionSoftwareTse(
       hashAdminPin(adminPin, randomBytes(16).toString('hex')),
     ],
   );
-  return { id, serialNumber: keys.serialNumber, adminPin };
+  return { id, serialNumber: keys.serialNumber, algorithm: keys.algorithm, adminPin };
 }
 
 interface AdvancedTse {

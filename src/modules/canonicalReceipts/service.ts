@@ -4,7 +4,8 @@ import { presentStyleOAddress } from '../locations/styleO.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import { fiscalRecordOf } from '../operations/records.js';
 import { snapshotOf } from '../receipts/presenter.js';
-import { presentFiscalBlock, refundFiscalBlock } from '../refunds/presenter.js';
+import { refundFiscalBlock } from '../refunds/presenter.js';
+import { organizationFiscalOf, signingStartedAt } from '../fiscalRecords/organizationFiscal.js';
 import { cashierOf, refundDataOf, refundFiscalOf, type FiscalState } from '../refunds/records.js';
 import type { OrganizationFiscalView } from '../styleO/schemas.js';
 import { styleOViewOfGoodsMovement } from '../refunds/styleMView.js';
@@ -12,32 +13,13 @@ import type { CanonicalReceiptView } from './schemas.js';
 
 const RECEIPT_TYPES = new Set(['sale', 'return', 'refund']);
 
+/** Regime-neutral: the TSE (KassenSichV) and the signature device (RKSV) are both the Sicherheitseinrichtung. */
 const FISCAL_FAILURE_NOTE =
-  'TSE ausgefallen: der Vorgang wird nachträglich signiert. / Fiscal device unavailable: the transaction will be signed later.';
+  'Sicherheitseinrichtung ausgefallen: der Vorgang wird nachträglich signiert. / Fiscal device unavailable: the transaction will be signed later.';
 
-/** The start log's signature of a Style M operation (its stored record keeps only the end log's). */
-async function startSignatureOf(ctx: AppContext, operation: Operation): Promise<string | null> {
+function styleMFiscal(operation: Operation): OrganizationFiscalView | null {
   const record = fiscalRecordOf(operation);
-  if (!record) return null;
-  const log = await ctx.db.tseTransaction.findFirst({
-    where: { transactionNumber: record.end_event.transaction_counter, tse: { serialNumber: record.tss_serial_number } },
-    select: { startSignature: true },
-  });
-  return log?.startSignature ?? null;
-}
-
-async function styleMFiscal(ctx: AppContext, operation: Operation): Promise<OrganizationFiscalView | null> {
-  const record = fiscalRecordOf(operation);
-  if (!record) return null;
-  return presentFiscalBlock({
-    record,
-    startSignature: await startSignatureOf(ctx, operation),
-    failure: null,
-    fiscalState: 'succeeded',
-    attempts: 1,
-    nextAttemptAt: null,
-    documentNumber: record.document_number,
-  });
+  return record && organizationFiscalOf(record);
 }
 
 /**
@@ -67,9 +49,10 @@ export async function canonicalReceipt(ctx: AppContext, organization: Merchant, 
 
   const refund = operation.type === 'refund';
   const document = refund ? refundDataOf(operation) : styleOViewOfGoodsMovement(operation, organization.countryCode);
-  const fiscal = refund ? refundFiscalBlock(operation) : await styleMFiscal(ctx, operation);
+  const fiscal = refund ? refundFiscalBlock(operation) : styleMFiscal(operation);
   const fiscalState = (operation.fiscalState ?? null) as FiscalState | null;
-  const startedAt = refund ? (refundFiscalOf(operation)?.start_event.signed_at ?? null) : (fiscalRecordOf(operation)?.start_event.signed_at ?? null);
+  const signed = refund ? refundFiscalOf(operation) : fiscalRecordOf(operation);
+  const startedAt = signed ? signingStartedAt(signed) : null;
 
   const notes: CanonicalReceiptView['notes'] = [];
   if (refund && fiscalState !== 'succeeded') notes.push({ type: 'fiscal', text: FISCAL_FAILURE_NOTE });

@@ -7,6 +7,7 @@ import { unprocessable, validationError } from '../../domain/errors.js';
 
 export const signingDependencies = (ctx: AppContext): SigningDependencies => ({
   secrets: ctx.secrets,
+  clock: ctx.clock,
   environment: ctx.config.environment,
   deviceTimeoutMs: ctx.config.deviceTimeoutMs,
 });
@@ -15,6 +16,11 @@ export const signingDependencies = (ctx: AppContext): SigningDependencies => ({
 export function fiscalFailureAsDomainError(error: unknown, registerId: string): unknown {
   if (error instanceof FiscalPreconditionError) return validationError(error.message, error.details);
   if (error instanceof RegimeRuleError) return unprocessable('regime_validation_failed', error.message, { field: error.field, regime: error.regime });
+  if (error instanceof FiscalDeviceError && error.reason === 'inactive') {
+    // The device was taken out of service (decommissioned, closed) after the register's state was read:
+    // the register lacks an active fiscal device (contract 7, 422), and a retry will not change that.
+    return validationError(`The register has no active fiscal device: ${error.message}`, { field: 'register_id', register_id: registerId });
+  }
   if (error instanceof FiscalDeviceError) {
     // A device failure is the outside world's: a retry under the same Idempotency-Key signs again.
     return validationError(`Fiscal signing failed in phase ${error.phase}: ${error.message}`, {

@@ -28,7 +28,10 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         operationId: 'createExport',
-        summary: 'Start an export job (type dsfinvk); without register_id it covers every KassenSichV register',
+        summary: 'Start an export job',
+        description:
+          'Builds the audit export of `type` over [from, to] asynchronously: for the named register, or without register_id for every register ' +
+          'of the merchant that ever signed under the type\'s regime. A register of another regime is 422 naming register_id.',
         headers: StyleMHeaders.merge(IdempotencyHeaders),
         body: CreateExportBody,
         response: { 202: ExportJob.describe('The export job, pending; Location names where to watch it'), ...errorResponses(400, 403, 404, 409, 422, 501) },

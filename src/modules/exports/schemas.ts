@@ -1,11 +1,22 @@
 import { z } from 'zod';
+import { EXPORT_FORMATS, EXPORT_TYPES } from '../../exports/exportFormats.js';
 import { cursorListOf, PageQuery, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
 
-/** Every export type the contract knows; only those with an exporter are built, the rest answer 501. */
-export const EXPORT_TYPES = ['dsfinvk', 'dep'] as const;
+/**
+ * Export types the service knows but builds no exporter for: asked for, they are 501
+ * not_implemented (contract 7), not 400 as an unknown type. `dep`: the full journal of
+ * § 131 BAO (DEP131), which Austria requires besides the signed DEP7 journal (rksv_dep7).
+ */
+export const UNBUILT_EXPORT_TYPES = ['dep'] as const;
+
+/** What each type is and which registers it covers, e.g. "dsfinvk: DSFinV-K of KassenSichV registers". */
+const TYPE_DESCRIPTION = [
+  ...Object.entries(EXPORT_FORMATS).map(([type, format]) => `${type}: ${format.title} of ${format.regime} registers`),
+  ...UNBUILT_EXPORT_TYPES.map((type) => `${type}: known, not built (501 not_implemented)`),
+].join('; ');
 
 export const CreateExportBody = z.strictObject({
-  type: z.enum(EXPORT_TYPES),
+  type: z.enum([...EXPORT_TYPES, ...UNBUILT_EXPORT_TYPES]).describe(TYPE_DESCRIPTION),
   from: TimestampInput,
   to: TimestampInput,
   register_id: ResourceId.optional(),

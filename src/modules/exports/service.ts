@@ -5,12 +5,12 @@ import { DomainError, forbidden, notFound, validationError } from '../../domain/
 import { newId } from '../../lib/ids.js';
 import type { Finalize } from '../common/transactions.js';
 import { findRegister } from '../registers/service.js';
-import { EXPORT_FORMATS, EXPORTED_FISCALIZATION_STATUSES } from '../../exports/exportFormats.js';
+import { exportCovers } from '../../exports/exportFormat.js';
+import { EXPORT_FORMATS, type ExportType } from '../../exports/exportFormats.js';
 import type { z } from 'zod';
 import { afterCursor, NEWEST_FIRST, pageOf } from '../common/cursor.js';
 import type { CreateExportBody, ListExportsQuery } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
-
 
 export async function createExport(
   ctx: AppContext,
@@ -18,17 +18,21 @@ export async function createExport(
   body: z.infer<typeof CreateExportBody>,
   finalize?: Finalize<ExportJob>,
 ): Promise<ExportJob> {
-  const format = EXPORT_FORMATS[body.type];
-  if (!format) {
+  if (!isBuilt(body.type)) {
     throw new DomainError('not_implemented', 'not_implemented', `No exporter is available for export type ${body.type}`, { field: 'type', type: body.type });
   }
+  const format = EXPORT_FORMATS[body.type];
   const from = new Date(body.from);
   const to = new Date(body.to);
   if (from > to) throw validationError('from must not be after to', { field: 'to' });
   if (body.register_id) {
     const register = await findRegister(ctx.db, merchant, body.register_id);
-    if (register.regime !== format.regime || !EXPORTED_FISCALIZATION_STATUSES.includes(register.fiscalizationStatus)) {
-      throw validationError(`A ${format.title} export covers ${format.regime} registers only`, { field: 'register_id', register_id: register.id });
+    if (!exportCovers(format.regime, register)) {
+      throw validationError(`${format.title} exports cover fiscalized ${format.regime} registers only`, {
+        field: 'register_id',
+        register_id: register.id,
+        type: body.type,
+      });
     }
   }
   const job = await ctx.db.$transaction(async (tx) => {
@@ -49,6 +53,8 @@ export async function createExport(
   ctx.exportWorker?.wake();
   return job;
 }
+
+const isBuilt = (type: string): type is ExportType => Object.hasOwn(EXPORT_FORMATS, type);
 
 export async function getExport(ctx: AppContext, merchant: Merchant, id: string): Promise<ExportJob> {
   const job = await ctx.db.exportJob.findFirst({ where: { id, merchantId: merchant.id } });

@@ -31,8 +31,31 @@ export const KassenSichVFiscalInformation = z
 
 export type KassenSichVFiscalInformationView = z.infer<typeof KassenSichVFiscalInformation>;
 
+/** The fields of one signed RKSV receipt (DESIGN "Austria: RKSV"), shared by Style M and Style O. */
+export const rksvReceiptFields = {
+  regime: z.literal('RKSV'),
+  document_number: z.string().describe('The Belegnummer, unique per register in signing order'),
+  document_type: z.enum(['start', 'standard', 'null', 'monthly', 'annual', 'closing', 'collective']),
+  cash_register_id: z.string().describe('The Kassen-ID'),
+  suite: z.literal('R1-AT0'),
+  signature_device_id: z.string().describe('Field 11: <Ordnungsbegriff>-<key id>'),
+  signed_at: Timestamp,
+  amounts: z
+    .object({ normal: z.string(), reduced_1: z.string(), reduced_2: z.string(), zero: z.string(), special: z.string() })
+    .describe('Gross per rate: normal 20 %, reduced_1 10 %, reduced_2 13 %, zero 0 %, special 19 %; they add up to the total'),
+  turnover_counter_encrypted: z.string().describe('Field 10: the turnover counter, AES-256-ICM encrypted, Base64'),
+  chain_value: z.string().describe('Field 12: Base64 of the first 8 bytes of SHA-256 over the previous receipt’s JWS'),
+  jws: z.string().describe('The receipt as a compact JWS (ES256), as the DEP stores it'),
+  signature_device_failed: z.boolean().describe('The signature device was out: the JWS carries the failure marker instead of a signature'),
+  public_key: z.string().describe('Base64 DER SubjectPublicKeyInfo of the signature device'),
+};
+
+export const RksvFiscalInformation = z
+  .object({ ...rksvReceiptFields, verification: z.object({ qr_data: z.string().describe('The machine-readable code to print as the receipt QR code') }) })
+  .meta({ id: 'RksvFiscalInformation' });
+
 export const FiscalInformation = z
-  .discriminatedUnion('regime', [KassenSichVFiscalInformation])
+  .discriminatedUnion('regime', [KassenSichVFiscalInformation, RksvFiscalInformation])
   .meta({ id: 'FiscalInformation', discriminator: { propertyName: 'regime' } });
 
 export type FiscalInformationView = z.infer<typeof FiscalInformation>;

@@ -36,7 +36,7 @@ const LOCK_FOR_COMPLETION = `
      WHERE id = $1 AND merchant_id = $2 AND type <> 'refund'
        FOR UPDATE)
   SELECT ${OPERATION_COLUMNS},
-         r.name AS register_name, r.fiscalization_status, r.regime, r.tse_id AS device_id, r.client_id, r.device_simulation,
+         r.name AS register_name, r.fiscalization_status, r.regime, r.device_id, r.client_id, r.device_simulation,
          l.name AS location_name, l.address AS location_address, l.timezone AS location_timezone,
          bound.status AS session_status
     FROM target o
@@ -132,6 +132,7 @@ export async function completeOperation(
       if (!operation.registerId) throw validationError('A POS operation needs a register to complete', { field: 'register_id' });
       fiscalInformation = await signOrReject(ctx, sql, fiscalRegisterOf(row), {
         kind: 'goods_movement',
+        operationId: operation.id,
         documentNumber: String(operation.sequenceNumber),
         lineItems: lineItemsOf(operation),
         cartLevelDiscounts: discountsOf(operation),

@@ -12,6 +12,9 @@ import type { Finalize } from '../common/transactions.js';
 import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
 import type { StoredDiscount, StoredLineItem } from '../../db/records/operation.js';
 import type { GoodsMovementBody } from './schemas.js';
+import { regimeNamed } from '../../fiscal/regimes.js';
+import { assertRegisterInService } from '../../domain/registers/inService.js';
+import { fiscalFailureAsDomainError } from '../common/fiscalSigning.js';
 
 export function violationError(violations: RuleViolation[]): DomainError {
   const first = violations[0];
@@ -65,6 +68,8 @@ interface Placement {
   locationId: string;
   sessionId: string;
   sequenceNumber: number;
+  /** The regime the register signs under, once fiscalized. */
+  regime: string | null;
 }
 
 /**
@@ -73,13 +78,21 @@ interface Placement {
  * is the current one (a sale never joins a session closed meanwhile).
  */
 async function placeOnRegister(sql: SqlClient, merchant: Merchant, registerId: string): Promise<Placement> {
-  const [register] = await sql.query<{ id: string; location_id: string; current_session_id: string | null; sequence_number: number }>(
+  const [register] = await sql.query<{
+    id: string;
+    location_id: string;
+    current_session_id: string | null;
+    sequence_number: number;
+    regime: string | null;
+    fiscalization_status: string;
+  }>(
     `UPDATE registers SET next_sequence_number = next_sequence_number + 1
       WHERE id = $1 AND merchant_id = $2
-     RETURNING id, location_id, current_session_id, next_sequence_number - 1 AS sequence_number`,
+     RETURNING id, location_id, current_session_id, next_sequence_number - 1 AS sequence_number, regime, fiscalization_status`,
     [registerId, merchant.id],
   );
   if (!register) throw notFound('register', registerId);
+  assertRegisterInService({ id: register.id, fiscalizationStatus: register.fiscalization_status });
   const [session] = register.current_session_id
     ? await sql.query<{ status: 'open' | 'counted' | 'closed' }>(`SELECT status FROM register_sessions WHERE id = $1`, [
         register.current_session_id,
@@ -92,7 +105,17 @@ async function placeOnRegister(sql: SqlClient, merchant: Merchant, registerId: s
     locationId: register.location_id,
     sessionId: register.current_session_id!,
     sequenceNumber: register.sequence_number,
+    regime: register.regime,
   };
+}
+
+/** A goods movement its register's regime could never sign is refused at create (422 regime_validation_failed), not left to fail at completion. */
+function assertSignableOn(placement: Placement, lines: StoredLineItem[], discounts: StoredDiscount[], tipAmount: string): void {
+  try {
+    regimeNamed(placement.regime)?.checkGoodsMovement({ lineItems: lines, cartLevelDiscounts: discounts, tipAmount, payments: [] });
+  } catch (error) {
+    throw fiscalFailureAsDomainError(error, placement.registerId);
+  }
 }
 
 const INSERT_OPERATION = `
@@ -122,6 +145,8 @@ export async function createGoodsMovement(
   return ctx.sql.transaction(async (sql) => {
     if (input.related_operation_id) await assertRelatedSale(sql, merchant, input.related_operation_id);
     const placement = input.source === 'POS' ? await placeOnRegister(sql, merchant, input.register_id!) : null;
+    const lines = storedLines(input);
+    if (placement) assertSignableOn(placement, lines, discounts, input.tip_amount);
     const [row] = await sql.query<OperationRow>(INSERT_OPERATION, [
       newId('op'),
       merchant.id,
@@ -137,7 +162,7 @@ export async function createGoodsMovement(
       input.tax_amount,
       input.tip_amount,
       input.total_amount,
-      JSON.stringify(storedLines(input)),
+      JSON.stringify(lines),
       JSON.stringify(discounts),
       input.related_operation_id ?? null,
       input.external_related_operation ? JSON.stringify(input.external_related_operation) : null,

@@ -1,4 +1,4 @@
-import type { Merchant, Operation, RegisterSession } from '../../db/generated/client.js';
+import type { Merchant, Operation, Register, RegisterSession } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { formatAmount, toAmount, type AmountLike } from '../../domain/money.js';
 import { isCashPayment } from '../../domain/paymentMethods.js';
@@ -6,9 +6,9 @@ import { cashCountDifference, expectedClosingAmount, isPossibleDrawerAmount } fr
 import { checkSessionEvent, type SessionStatus } from '../../domain/sessions/sessionMachine.js';
 import type { FiscalRecord, SessionRecordToSign } from '../../fiscal/fiscalDevice.js';
 import { conflict } from '../../domain/errors.js';
+import { assertRegisterInService } from '../../domain/registers/inService.js';
 import { newId } from '../../lib/ids.js';
 import { fiscalRegisterOf, lockRegister } from '../registers/service.js';
-import type { RegisterWithDevice } from '../registers/presenter.js';
 import type { Tx } from '../../db/transaction.js';
 import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
 import { signOrReject } from '../common/fiscalSigning.js';
@@ -30,10 +30,10 @@ async function expectedDrawer(tx: Tx, session: RegisterSession): Promise<string>
   return formatAmount(expectedClosingAmount({ opening_amount: session.openingAmount.toFixed(), cash_payments: cashPayments, adjustments }));
 }
 
-const signsFor = (register: RegisterWithDevice) => register.fiscalizationStatus === 'fiscalized';
+const signsFor = (register: Register) => register.fiscalizationStatus === 'fiscalized';
 
 /** Signs a session record with the register's device in the event's transaction. */
-async function signSessionRecord(ctx: AppContext, tx: Tx, register: RegisterWithDevice, record: SessionRecordToSign): Promise<FiscalRecord | null> {
+async function signSessionRecord(ctx: AppContext, tx: Tx, register: Register, record: SessionRecordToSign): Promise<FiscalRecord | null> {
   return signOrReject(ctx, await cancellableSqlOf(tx, ctx.sql), fiscalRegisterOf(register), record);
 }
 
@@ -50,6 +50,7 @@ export async function recordSessionEvent(
 ): Promise<Operation> {
   return ctx.db.$transaction(async (tx) => {
     const register = await lockRegister(tx, merchant, body.register_id);
+    if (body.type === 'session_open') assertRegisterInService(register);
     let session = register.currentSessionId ? await tx.registerSession.findUnique({ where: { id: register.currentSessionId } }) : null;
     const check = checkSessionEvent(session ? { status: session.status as SessionStatus } : null, body.type);
     if (!check.ok) {

@@ -64,7 +64,7 @@ export const operationStyleORoutes: FastifyPluginAsyncZod = async (app) => {
         description: [
           'Style M (with X-Service-Merchant): Idempotency-Key and If-Match required; body with payments; the operation is signed by the register\'s fiscal device, and a device failure is 422 with the operation still open.',
           'Style O (without it): completes an open refund; body {} or none, no If-Match, optional UUID Idempotency-Key.',
-          'The refund is signed at once through the register\'s fiscal device (KassenSichV: Kassenbeleg-V1 with negative amounts): with a healthy device the answer has fiscal_state succeeded and both events in fiscal.',
+          'The refund is signed at once through the register\'s fiscal device, with negative amounts (KassenSichV: Kassenbeleg-V1, both events in fiscal; RKSV: a Standardbeleg in fiscal): with a healthy device the answer has fiscal_state succeeded; so does an RKSV refund signed while the signature device is out, its receipt carrying the failure marker.',
           'When the device fails the refund is still completed, with fiscal_state failed and the reason in fiscal.error; a background retry signs it later (fiscal_state succeeded).',
           'A register that cannot sign at all (not fiscalized, no active device) is 422 validation_error and the refund stays open.',
           'Both styles: once the operation\'s session is counted, complete is 409 session_already_counted, once it is closed 409 session_invalid_state (details session_id, session_status); nothing is signed, and void (Style O: cancel) stays possible.',

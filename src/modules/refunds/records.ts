@@ -1,6 +1,6 @@
 import type { Operation } from '../../db/generated/client.js';
 import type { Totals } from '../../domain/styleO/totals.js';
-import type { FiscalRecord } from '../../fiscal/fiscalDevice.js';
+import type { FiscalRecord, Regime } from '../../fiscal/fiscalDevice.js';
 import type { OrganizationCartDiscountView, OrganizationLineItemView, OrganizationPaymentView } from '../styleO/schemas.js';
 
 /**
@@ -24,6 +24,8 @@ export interface StoredRefundData {
 export type StoredRefundFiscal = FiscalRecord;
 
 export interface StoredFiscalFailure {
+  /** The regime of the device that failed; absent in failures recorded before a second regime was built (all KassenSichV). */
+  regime?: Regime;
   phase: 1 | 2 | null;
   reason: string;
   message: string;

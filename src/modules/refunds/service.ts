@@ -14,7 +14,7 @@ import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';
 import type { CreateRefundInput } from './schemas.js';
-import { fiscalUpdate, refundToSign, signRefund } from './signing.js';
+import { fiscalUpdate, signRefund } from './signing.js';
 import { styleOViewOfGoodsMovement } from './styleMView.js';
 import { sqlOf } from '../../db/sql.js';
 
@@ -75,7 +75,7 @@ export async function createRefund(
     const mirrored = mirroredStyleM(data, newId);
     // A refund its register's regime could never sign is refused now, not left to fail at completion.
     try {
-      regimeNamed(register.regime)?.checkGoodsMovement(refundToSign({ sequenceNumber: register.nextSequenceNumber, ...mirrored }));
+      regimeNamed(register.regime)?.checkGoodsMovement({ ...mirrored, cartLevelDiscounts: [], tipAmount: '0' });
     } catch (error) {
       if (!(error instanceof RegimeRuleError)) throw error;
       throw unprocessable('regime_validation_failed', `The sale cannot be refunded on a ${error.regime} register: ${error.message}`, {
@@ -142,8 +142,8 @@ function assertOpenRefund(operation: Operation, action: 'complete' | 'cancel'): 
 }
 
 /**
- * open -> completed, signing the refund with the register's TSE in the same
- * transaction (DESIGN "Fiscal devices"); 409 once its session is counted or
+ * open -> completed, signing the refund with the register's fiscal device in
+ * the same transaction (DESIGN "Fiscal devices"); 409 once its session is counted or
  * closed, as for a Style M sale. A register that cannot sign at all is
  * 422 and the refund stays open; a device failure completes the refund with
  * fiscal_state failed and the reason recorded, for the background retry.

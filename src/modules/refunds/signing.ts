@@ -1,10 +1,11 @@
+import type { Register } from '../../db/generated/client.js';
 import { Prisma, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { cancellableSqlOf } from '../../db/sql.js';
 import type { GoodsMovementToSign } from '../../fiscal/fiscalDevice.js';
 import { signOrRecordFailure } from '../common/fiscalSigning.js';
 import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../../db/records/operation.js';
-import { deviceDescriptionOf, type RegisterWithDevice } from '../registers/presenter.js';
+import { deviceDescriptionOf } from '../registers/presenter.js';
 import { fiscalRegisterOf } from '../registers/service.js';
 import type { Tx } from '../../db/transaction.js';
 import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
@@ -14,9 +15,10 @@ import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
  * lines and payments, all negative, so the signed amounts are negative as for
  * any goods coming back.
  */
-export function refundToSign(refund: { sequenceNumber: number | null; lineItems: StoredLineItem[]; payments: StoredPayment[] }): GoodsMovementToSign {
+export function refundToSign(refund: { id: string; sequenceNumber: number | null; lineItems: StoredLineItem[]; payments: StoredPayment[] }): GoodsMovementToSign {
   return {
     kind: 'goods_movement',
+    operationId: refund.id,
     documentNumber: String(refund.sequenceNumber),
     lineItems: refund.lineItems,
     cartLevelDiscounts: [],
@@ -42,14 +44,15 @@ export function nextAttemptAt(attempts: number, now: Date): Date {
  * is 422; a device failure is returned, its partial work rolled back, so the
  * caller can record the refund as completed with fiscal_state failed.
  */
-export async function signRefund(ctx: AppContext, tx: Tx, register: RegisterWithDevice, refund: Operation): Promise<SigningOutcome> {
-  const movement = refundToSign({ sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
+export async function signRefund(ctx: AppContext, tx: Tx, register: Register, refund: Operation): Promise<SigningOutcome> {
+  const movement = refundToSign({ id: refund.id, sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
   const outcome = await signOrRecordFailure(ctx, await cancellableSqlOf(tx, ctx.sql), fiscalRegisterOf(register), movement);
   if (outcome.ok) return { ok: true, record: outcome.record! };
   const device = deviceDescriptionOf(register);
   return {
     ok: false,
     failure: {
+      regime: outcome.failure.regime,
       phase: outcome.failure.phase,
       reason: outcome.failure.reason,
       message: outcome.failure.message,

@@ -1,3 +1,4 @@
+import type { Register as RegisterRecord } from '../../db/generated/client.js';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEVICE_SIMULATIONS } from '../../fiscal/simulatedFaults.js';
@@ -6,7 +7,6 @@ import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { decommissionRegister, fiscalizeRegister, setDeviceSimulation } from './fiscalization.js';
-import type { RegisterWithDevice } from './presenter.js';
 import { registerResult } from './routes.js';
 import { Register } from './schemas.js';
 
@@ -36,7 +36,7 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
       (request, reply) =>
         runIdempotentService(
           app.ctx.idempotency, request, reply, { required: false },
-          (register: RegisterWithDevice) => registerResult(register, 200),
+          (register: RegisterRecord) => registerResult(register, 200),
           (finalize) => run(app.ctx, request.merchant, request.params.id, finalize),
         ),
     );

@@ -1,4 +1,4 @@
-import type { Merchant } from '../../db/generated/client.js';
+import type { Merchant, Prisma, Register } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { FiscalPreconditionError } from '../../fiscal/fiscalDevice.js';
 import { builtRegimeCountries, regimeForCountry, regimeNamed } from '../../fiscal/regimes.js';
@@ -6,23 +6,22 @@ import type { DeviceSimulation } from '../../fiscal/simulatedFaults.js';
 import { conflict, validationError } from '../../domain/errors.js';
 import type { AddressValue } from '../../db/records/address.js';
 import type { Finalize } from '../common/transactions.js';
-import type { RegisterWithDevice } from './presenter.js';
+import { fiscalFailureAsDomainError, signingDependencies } from '../common/fiscalSigning.js';
 import { lockRegister } from './service.js';
 import { sqlOf } from '../../db/sql.js';
-
-const withDevice = { tse: true } as const;
 
 /**
  * not_fiscalized -> fiscalized under the regime of the location's country
  * (DESIGN "One fiscal layer for three regimes"), which provisions the
- * register's device: for a German register its own software TSE and a client id.
+ * register's device: for a German register its own software TSE and a client id,
+ * for an Austrian one its signature unit, AES key and signed start receipt.
  */
 export async function fiscalizeRegister(
   ctx: AppContext,
   merchant: Merchant,
   id: string,
-  finalize?: Finalize<RegisterWithDevice>,
-): Promise<RegisterWithDevice> {
+  finalize?: Finalize<Register>,
+): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
     const register = await lockRegister(tx, merchant, id);
     if (['fiscalized', 'pending', 'decommissioned'].includes(register.fiscalizationStatus)) {
@@ -50,21 +49,26 @@ export async function fiscalizeRegister(
         required_country_code: regime.countryCode,
       });
     }
-    const device = await regime.provision(sqlOf(tx), { secrets: ctx.secrets }, { merchantId: merchant.id, registerId: id, fiscalIdentity: identity });
-    const now = new Date();
+    let device;
+    try {
+      device = await regime.provision(sqlOf(tx), signingDependencies(ctx), { merchantId: merchant.id, registerId: id, fiscalIdentity: identity });
+    } catch (error) {
+      throw fiscalFailureAsDomainError(error, id);
+    }
+    const now = ctx.clock();
     const fiscalized = await tx.register.update({
       where: { id },
       data: {
         fiscalizationStatus: 'fiscalized',
         regime: regime.regime,
         fiscalizedAt: now,
-        tseId: device.deviceId,
+        deviceId: device.deviceId,
         deviceSerial: device.serial,
+        deviceDetails: device.details as Prisma.InputJsonObject,
         clientId: device.clientId,
         resourceVersion: { increment: 1 },
         updatedAt: now,
       },
-      include: withDevice,
     });
     await finalize?.(sqlOf(tx), fiscalized);
     return fiscalized;
@@ -76,8 +80,8 @@ export async function decommissionRegister(
   ctx: AppContext,
   merchant: Merchant,
   id: string,
-  finalize?: Finalize<RegisterWithDevice>,
-): Promise<RegisterWithDevice> {
+  finalize?: Finalize<Register>,
+): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
     const register = await lockRegister(tx, merchant, id);
     if (register.fiscalizationStatus !== 'fiscalized') {
@@ -92,12 +96,12 @@ export async function decommissionRegister(
     if (!regime?.decommission) {
       throw validationError('Only KassenSichV registers can be decommissioned', { field: 'register_id', regime: register.regime });
     }
-    if (!register.tseId || !register.clientId) {
+    if (!register.deviceId || !register.clientId) {
       throw validationError('The register has no active fiscal device or client', { field: 'register_id' });
     }
     const now = new Date();
     try {
-      await regime.decommission(sqlOf(tx), register.tseId, now);
+      await regime.decommission(sqlOf(tx), register.deviceId, now);
     } catch (error) {
       if (error instanceof FiscalPreconditionError) throw validationError(error.message, error.details);
       throw error;
@@ -105,7 +109,6 @@ export async function decommissionRegister(
     const decommissioned = await tx.register.update({
       where: { id },
       data: { fiscalizationStatus: 'decommissioned', decommissionedAt: now, resourceVersion: { increment: 1 }, updatedAt: now },
-      include: withDevice,
     });
     await finalize?.(sqlOf(tx), decommissioned);
     return decommissioned;
@@ -117,9 +120,9 @@ export async function setDeviceSimulation(
   merchant: Merchant,
   id: string,
   mode: DeviceSimulation,
-): Promise<RegisterWithDevice> {
+): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
     await lockRegister(tx, merchant, id);
-    return tx.register.update({ where: { id }, data: { deviceSimulation: mode }, include: withDevice });
+    return tx.register.update({ where: { id }, data: { deviceSimulation: mode } });
   });
 }

@@ -1,14 +1,18 @@
-import type { Register, TseDevice } from '../../db/generated/client.js';
+import type { Register } from '../../db/generated/client.js';
+import type { DeviceDetails } from '../../fiscal/fiscalDevice.js';
+import { regimeNamed } from '../../fiscal/regimes.js';
 import type { RegisterView } from './schemas.js';
 
-export type RegisterWithDevice = Register & { tse: TseDevice | null };
+const detailsOf = (register: Register): DeviceDetails => (register.deviceDetails ?? {}) as DeviceDetails;
 
 /** The register's device as its `fiscalization` and a failed signing attempt name it. */
-export function deviceDescriptionOf(register: RegisterWithDevice): { serial: string | null; clientId: string | null; signatureAlgorithm: string | null } {
-  return { serial: register.deviceSerial, clientId: register.clientId, signatureAlgorithm: register.tse?.algorithm ?? null };
+export function deviceDescriptionOf(register: Register): { serial: string | null; clientId: string | null; signatureAlgorithm: string | null } {
+  const regime = regimeNamed(register.regime);
+  return { serial: register.deviceSerial, clientId: register.clientId, signatureAlgorithm: regime?.signatureAlgorithm(detailsOf(register)) ?? null };
 }
 
-export function presentRegister(register: RegisterWithDevice): RegisterView {
+export function presentRegister(register: Register): RegisterView {
+  const regime = regimeNamed(register.regime);
   return {
     id: register.id,
     merchant_id: register.merchantId,
@@ -23,6 +27,7 @@ export function presentRegister(register: RegisterWithDevice): RegisterView {
             fiscalized_at: register.fiscalizedAt.toISOString(),
             tse_serial: register.deviceSerial,
             client_id: register.clientId,
+            ...regime?.fiscalizationBlock(detailsOf(register)),
           }
         : null,
     external_id: register.externalId,

@@ -1,13 +1,14 @@
+import type { Register as RegisterRecord } from '../../db/generated/client.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { etagOf, parseIfMatch } from '../../http/concurrency.js';
 import { runIdempotentService, sendResult, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders, UpdateHeaders } from '../common/responses.js';
 import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
-import { presentRegister, type RegisterWithDevice } from './presenter.js';
+import { presentRegister } from './presenter.js';
 import { CreateRegisterBody, Register, UpdateRegisterBody } from './schemas.js';
 import { createRegister, deleteRegister, findRegister, listRegisters, updateRegister } from './service.js';
 
-export const registerResult = (register: RegisterWithDevice, status: number): HttpResult => ({
+export const registerResult = (register: RegisterRecord, status: number): HttpResult => ({
   status,
   body: presentRegister(register),
   headers: { etag: etagOf(register.resourceVersion) },
@@ -34,7 +35,7 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) =>
       runIdempotentService(
         app.ctx.idempotency, request, reply, { required: false },
-        (register: RegisterWithDevice) => registerResult(register, 201),
+        (register: RegisterRecord) => registerResult(register, 201),
         (finalize) => createRegister(app.ctx, request.merchant, request.body, finalize),
       ),
   );
@@ -89,7 +90,7 @@ export const registerRoutes: FastifyPluginAsyncZod = async (app) => {
       const expected = parseIfMatch(request.headers['if-match'], false);
       return runIdempotentService(
         app.ctx.idempotency, request, reply, { required: false },
-        (register: RegisterWithDevice) => registerResult(register, 200),
+        (register: RegisterRecord) => registerResult(register, 200),
         (finalize) => updateRegister(app.ctx, request.merchant, request.params.id, request.body, expected, finalize),
       );
     },

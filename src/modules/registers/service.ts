@@ -7,11 +7,8 @@ import { conflict, notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../db/transaction.js';
 import type { Finalize } from '../common/transactions.js';
-import type { RegisterWithDevice } from './presenter.js';
 import type { CreateRegisterBody, UpdateRegisterBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
-
-const withDevice = { tse: true } as const;
 
 /** A register as the fiscal layer sees it. */
 export function fiscalRegisterOf(register: Register): FiscalRegister {
@@ -19,20 +16,20 @@ export function fiscalRegisterOf(register: Register): FiscalRegister {
     id: register.id,
     regime: register.regime,
     fiscalizationStatus: register.fiscalizationStatus,
-    deviceId: register.tseId,
+    deviceId: register.deviceId,
     clientId: register.clientId,
     deviceSimulation: register.deviceSimulation,
   };
 }
 
-export async function findRegister(db: AppContext['db'] | Tx, merchant: Merchant, id: string): Promise<RegisterWithDevice> {
-  const register = await db.register.findFirst({ where: { id, merchantId: merchant.id }, include: withDevice });
+export async function findRegister(db: AppContext['db'] | Tx, merchant: Merchant, id: string): Promise<Register> {
+  const register = await db.register.findFirst({ where: { id, merchantId: merchant.id } });
   if (!register) throw notFound('register', id);
   return register;
 }
 
 /** Locks the register row: the serialization point for its sessions, sequence numbers and device. */
-export async function lockRegister(tx: Tx, merchant: Merchant, id: string): Promise<RegisterWithDevice> {
+export async function lockRegister(tx: Tx, merchant: Merchant, id: string): Promise<Register> {
   await tx.$queryRaw`SELECT id FROM registers WHERE id = ${id} FOR UPDATE`;
   return findRegister(tx, merchant, id);
 }
@@ -41,8 +38,8 @@ export async function createRegister(
   ctx: AppContext,
   merchant: Merchant,
   input: z.infer<typeof CreateRegisterBody>,
-  finalize?: Finalize<RegisterWithDevice>,
-): Promise<RegisterWithDevice> {
+  finalize?: Finalize<Register>,
+): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
     const location = await tx.location.findFirst({ where: { id: input.location_id, merchantId: merchant.id } });
     if (!location) {
@@ -58,17 +55,15 @@ export async function createRegister(
         externalId: input.external_id ?? null,
         fiscalizationStatus: 'not_fiscalized',
       },
-      include: withDevice,
     });
     await finalize?.(sqlOf(tx), register);
     return register;
   });
 }
 
-export async function listRegisters(ctx: AppContext, merchant: Merchant): Promise<RegisterWithDevice[]> {
+export async function listRegisters(ctx: AppContext, merchant: Merchant): Promise<Register[]> {
   return ctx.db.register.findMany({
     where: { merchantId: merchant.id },
-    include: withDevice,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
 }
@@ -79,8 +74,8 @@ export async function updateRegister(
   id: string,
   input: z.infer<typeof UpdateRegisterBody>,
   expectedVersion: number | undefined,
-  finalize?: Finalize<RegisterWithDevice>,
-): Promise<RegisterWithDevice> {
+  finalize?: Finalize<Register>,
+): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
     const current = await lockRegister(tx, merchant, id);
     assertCurrentVersion(expectedVersion, current.resourceVersion);
@@ -93,7 +88,6 @@ export async function updateRegister(
         resourceVersion: { increment: 1 },
         updatedAt: new Date(),
       },
-      include: withDevice,
     });
     await finalize?.(sqlOf(tx), register);
     return register;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rksvReceiptFields } from '../fiscalRecords/schemas.js';
 import { alpha3Of } from '../../domain/styleO/countries.js';
 import { PaymentMethodView, Timestamp } from '../common/schemas.js';
 
@@ -202,6 +203,18 @@ const StartEvent = z.object({
 
 const EndEvent = StartEvent.extend({ public_key: z.string() });
 
+const SigningError = z
+  .object({
+    phase: z.number().int().nullable().describe('1: before the device recorded anything of the record; 2: after it'),
+    reason: z.string(),
+    message: z.string(),
+    failed_at: Timestamp,
+    attempts: z.number().int(),
+    next_attempt_at: Timestamp.nullable(),
+  })
+  .nullable()
+  .describe('Why the last signing attempt failed, while fiscal_state is failed');
+
 /** The Style O fiscal block of a KassenSichV register: both TSE events in full. */
 const KassenSichVOrganizationFiscal = z
   .object({
@@ -223,23 +236,46 @@ const KassenSichVOrganizationFiscal = z
     time_format: z.string().nullable(),
     start_event: StartEvent.nullable(),
     end_event: EndEvent.nullable(),
-    error: z
-      .object({
-        phase: z.number().int().nullable().describe('1: before the device recorded the start; 2: after it'),
-        reason: z.string(),
-        message: z.string(),
-        failed_at: Timestamp,
-        attempts: z.number().int(),
-        next_attempt_at: Timestamp.nullable(),
-      })
-      .nullable()
-      .describe('Why the last signing attempt failed, while fiscal_state is failed'),
+    error: SigningError,
   })
   .meta({ id: 'KassenSichVOrganizationFiscal' });
 
+/** The same fields, each also null. */
+function nullableFields<T extends Record<string, z.ZodType>>(fields: T): { [K in keyof T]: z.ZodNullable<T[K]> } {
+  return Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, schema.nullable()])) as { [K in keyof T]: z.ZodNullable<T[K]> };
+}
+
+const { regime: rksvRegime, suite: rksvSuite, document_type: rksvDocumentType, ...rksvReceiptValues } = rksvReceiptFields;
+
+/**
+ * The Style O fiscal block of an RKSV register: the receipt as `fiscal_information` publishes
+ * it, in the contract's envelope (tse_serial and client_id as the register's fiscalization
+ * names them). RKSV receipts are issued even while the signature device is out, so signing
+ * fails only when the register's receipt chain cannot be reached; then the receipt's values
+ * are null and `error` says why.
+ */
+const RksvOrganizationFiscal = z
+  .object({
+    regime: rksvRegime,
+    suite: rksvSuite,
+    document_type: rksvDocumentType,
+    ...nullableFields(rksvReceiptValues),
+    transmission_status: z.enum(['succeeded', 'failed']).describe('succeeded once the receipt is issued, also when it carries the failure marker'),
+    fiscal_unit_id: z.string().nullable().describe('The signature device id'),
+    transmitted_at: Timestamp.nullable(),
+    verification: z
+      .object({ url: z.string().nullable(), qr_data: z.string().describe('The machine-readable code to print as the receipt QR code') })
+      .nullable(),
+    tse_serial: z.string().nullable().describe('The signature device id (field 11), as fiscalization.tse_serial'),
+    client_id: z.string().nullable().describe('The Kassen-ID, as fiscalization.client_id'),
+    signature_algorithm: z.literal('ES256'),
+    error: SigningError,
+  })
+  .meta({ id: 'RksvOrganizationFiscal' });
+
 /** The fiscal block (contract 2.8, 2.9): a union on `regime`, one variant per regime. */
 export const OrganizationFiscal = z
-  .discriminatedUnion('regime', [KassenSichVOrganizationFiscal])
+  .discriminatedUnion('regime', [KassenSichVOrganizationFiscal, RksvOrganizationFiscal])
   .meta({ id: 'OrganizationFiscal', discriminator: { propertyName: 'regime' } });
 
 export const Cashier = z.object({ id: z.string(), display_name: z.string().nullable() });

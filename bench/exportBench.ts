@@ -39,7 +39,7 @@ try {
       VALUES ('loc_b', 'mer_b', 'Filiale', '{"line1":"Friedrichstraße 1","line2":null,"city":"Berlin","postal_code":"10117","country_code":"DEU"}', 'Europe/Berlin');
     INSERT INTO tse_devices (id, merchant_id, serial_number, public_key, private_key_enc, algorithm, status)
       VALUES ('tse_b', 'mer_b', repeat('ab', 32), 'BASE64KEY', 'sealed', 'ecdsa-plain-SHA256', 'active');
-    INSERT INTO registers (id, merchant_id, location_id, name, status, fiscalization_status, regime, fiscalized_at, tse_id, client_id)
+    INSERT INTO registers (id, merchant_id, location_id, name, status, fiscalization_status, regime, fiscalized_at, device_id, client_id)
       VALUES ('reg_b', 'mer_b', 'loc_b', 'Kasse 1', 'active', 'fiscalized', 'KassenSichV', now(), 'tse_b', 'ERS-bench');
     INSERT INTO register_sessions (id, merchant_id, register_id, status, opening_amount, opened_at, closed_at, closing_number)
       VALUES ('ses_b', 'mer_b', 'reg_b', 'closed', 100, now() - interval '1 day', now(), 1);`);

@@ -149,7 +149,7 @@ describe.skipIf(!usesPostgres)('SIGKILL during concurrent completes (PostgreSQL)
         expect(receipts.sort()).toEqual(sales.map((op) => op.id).sort());
 
         const device = (
-          await db.query('SELECT d.id, d.transaction_counter, d.signature_counter FROM tse_devices d JOIN registers r ON r.tse_id = d.id WHERE r.id = $1', [
+          await db.query('SELECT d.id, d.transaction_counter, d.signature_counter FROM tse_devices d JOIN registers r ON r.device_id = d.id WHERE r.id = $1', [
             fx.registerId,
           ])
         ).rows[0];

@@ -24,8 +24,8 @@ describe.skipIf(!usesPostgres)(`device calls abandoned at DEVICE_TIMEOUT_MS=${TI
     const tenant = await createTenantWithKey(t.database, 'DEU');
     apiKey = tenant.apiKey;
     fx = await fiscalizedRegisterWithSession(t.app, apiKey);
-    const [row] = await t.database.sql.query<{ tse_id: string }>('SELECT tse_id FROM registers WHERE id = $1', [fx.registerId]);
-    tseId = row.tse_id;
+    const [row] = await t.database.sql.query<{ device_id: string }>('SELECT device_id FROM registers WHERE id = $1', [fx.registerId]);
+    tseId = row.device_id;
   });
   afterAll(() => t.close());
 

@@ -32,3 +32,16 @@ export function localDateTimeOf(at: Date, timeZone: string): LocalDateTime {
   const part = Object.fromEntries(formatterFor(timeZone).formatToParts(at).map(({ type, value }) => [type, value]));
   return { year: part.year!, month: part.month!, day: part.day!, hour: part.hour!, minute: part.minute!, second: part.second! };
 }
+
+/**
+ * The instant at which the wall clock of `timeZone` shows `local`. The zone's offset is
+ * read at a first guess and again where that lands, which settles across a DST change;
+ * a wall time the change skips lands an hour later, a repeated one on either instant.
+ */
+export function instantAtLocal(local: LocalDateTime, timeZone: string): Date {
+  const wallClock = (at: LocalDateTime) => Date.UTC(+at.year, +at.month - 1, +at.day, +at.hour, +at.minute, +at.second);
+  const wanted = wallClock(local);
+  let instant = wanted;
+  for (let reading = 0; reading < 2; reading += 1) instant += wanted - wallClock(localDateTimeOf(new Date(instant), timeZone));
+  return new Date(instant);
+}

@@ -3,6 +3,7 @@ import type { SecretBox } from '../lib/secretBox.js';
 import type { RateGross } from '../domain/vatBreakdown.js';
 import type { KassenSichVFiscalRecord, PublishedKassenSichVRecord } from './kassensichv/fiscalInformation.js';
 import type { PublishedRksvRecord, RksvFiscalRecord } from './rksv/fiscalInformation.js';
+import type { PublishedRtRecord, RtFiscalRecord } from './rt/fiscalInformation.js';
 
 /**
  * The regime-neutral fiscal port (DESIGN "One fiscal layer for three regimes").
@@ -14,28 +15,48 @@ export const REGIMES = ['KassenSichV', 'RKSV', 'RT'] as const;
 export type Regime = (typeof REGIMES)[number];
 
 /** What a signed record stores: a union on `regime`, one variant per regime. */
-export type FiscalRecord = KassenSichVFiscalRecord | RksvFiscalRecord;
+export type FiscalRecord = KassenSichVFiscalRecord | RksvFiscalRecord | RtFiscalRecord;
 
 /** What a signed record publishes (`fiscal_information`, the receipt's `fiscal`): the stored record less what stays internal. */
-export type PublishedFiscalRecord = PublishedKassenSichVRecord | PublishedRksvRecord;
+export type PublishedFiscalRecord = PublishedKassenSichVRecord | PublishedRksvRecord | PublishedRtRecord;
 
 /** The fiscal part of a printed receipt: what the regime's law requires on it, and the QR code's content. */
 export interface ReceiptFiscalSection {
   heading: string;
   /** `mono`: long machine values (serials, base64), printed in a monospace font. */
   rows: { label: string; value: string; mono: boolean }[];
-  qrData: string;
+  /** Null where the regime's receipt carries no QR code (an Italian documento commerciale). */
+  qrData: string | null;
   /** What the hosted page says the QR code is for. */
-  qrCaption: string;
+  qrCaption: string | null;
 }
+
+/** The sale a return (or refund) gives goods back for, as its regime may have to name it on the receipt. */
+export type ReturnedOriginal =
+  | {
+      kind: 'recorded';
+      /** The original's total, and what returns recorded before this one already gave back (positive amounts). */
+      totalAmount: string;
+      returnedAmount: string;
+      /** The original's signed record; null when it was not signed (e.g. an ONLINE sale). */
+      fiscal: FiscalRecord | null;
+    }
+  /** An original never ingested: `external_related_operation` as sent, with any regime's additive fields. */
+  | { kind: 'external'; fields: Record<string, unknown> };
 
 /** What a goods movement's receipt is made of: sale, return, exchange or refund (amounts as decimal strings). */
 export interface GoodsMovementContent {
-  lineItems: { type: 'item' | 'gift_card'; total_amount: string; taxes: { rate: string }[] }[];
+  /** A Style O refund is a return. */
+  operationType: 'sale' | 'return' | 'exchange';
+  lineItems: { type: 'item' | 'gift_card'; title?: string; quantity?: number; unit_price?: string; total_amount: string; taxes: { name?: string; rate: string }[] }[];
   cartLevelDiscounts: { amount: string }[];
   tipAmount: string;
   /** Empty while the operation is open. */
   payments: { method: string; amount: string; currency: string }[];
+  /** The customer's lottery code (Italy), when the sale carries one. */
+  lotteryCode: string | null;
+  /** Set for a return or exchange that names its original. */
+  original: ReturnedOriginal | null;
 }
 
 /** A goods movement as a regime signs it at completion. */
@@ -115,6 +136,8 @@ export interface ProvisioningRequest {
   registerId: string;
   /** The merchant's fiscal identity of the regime's country. */
   fiscalIdentity: Record<string, unknown>;
+  /** The fiscalize body's block of the regime (RT: `rt`, which driver), when one was sent. */
+  options: Record<string, unknown> | null;
 }
 
 /** A rule of the regime that a record breaks (422 regime_validation_failed naming the field). */
@@ -148,6 +171,8 @@ export interface FiscalRegime {
   readonly regime: Regime;
   /** ISO 3166-1 alpha-3 country whose locations and fiscal identities the regime serves. */
   readonly countryCode: string;
+  /** The name of the regime's block in the register's `fiscalization` and in the fiscalize body (RKSV: rksv, RT: rt); null without one. */
+  readonly blockName: string | null;
   /** Creates the register's device inside the caller's transaction. */
   provision(sql: SqlClient, deps: FiscalDependencies & DeviceOptions, request: ProvisioningRequest): Promise<DeviceIdentity>;
   /**

@@ -14,9 +14,10 @@ import {
 import type { RateGross } from '../domain/vatBreakdown.js';
 import { kassenSichV } from './kassensichv/regime.js';
 import { rksv } from './rksv/regime.js';
+import { rt } from './rt/regime.js';
 
 /** Every regime the service can fiscalize a register under; a new regime is one more entry. */
-const BUILT_REGIMES: readonly FiscalRegime[] = [kassenSichV, rksv];
+const BUILT_REGIMES: readonly FiscalRegime[] = [kassenSichV, rksv, rt];
 
 /** The countries whose registers can be fiscalized. */
 export function builtRegimeCountries(): string[] {

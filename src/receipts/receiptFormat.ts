@@ -57,7 +57,7 @@ export interface ReceiptView {
   payments: ReceiptRow[];
   taxes: ReceiptTaxRow[];
   taxTotal: ReceiptTaxRow;
-  fiscal: null | { heading: string; rows: ReceiptFiscalRow[]; qrData: string; qrCaption: string };
+  fiscal: null | { heading: string; rows: ReceiptFiscalRow[]; qrData: string | null; qrCaption: string | null };
 }
 
 /** Both renderers encode the QR with the same options, so they draw the same symbol. */

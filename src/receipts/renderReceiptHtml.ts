@@ -80,7 +80,7 @@ function taxCells(row: ReceiptTaxRow, rateLabel: string): SafeHtml {
 export async function renderReceiptHtml(doc: ReceiptDocument): Promise<string> {
   const view = presentReceipt(doc);
   const fiscal = view.fiscal;
-  const qrSvg = fiscal
+  const qrSvg = fiscal?.qrData
     ? await QRCode.toString(fiscal.qrData, {
         type: 'svg',
         errorCorrectionLevel: QR_ERROR_CORRECTION,
@@ -139,10 +139,10 @@ ${fiscal.rows.map((row) =>
     ? html`<div class="stack"><dt>${row.label}</dt><dd class="mono">${row.value}</dd></div>\n`
     : html`<div class="row"><dt>${row.label}</dt><dd>${row.value}</dd></div>\n`,
 )}</dl>
-<figure class="qr">
-${new SafeHtml(qrSvg)}<figcaption>${fiscal.qrCaption}</figcaption>
+${qrSvg ? html`<figure class="qr">
+${new SafeHtml(qrSvg)}<figcaption>${fiscal.qrCaption ?? ''}</figcaption>
 </figure>
-</section>`
+` : ''}</section>`
     : null
 }
 </main>

@@ -244,8 +244,10 @@ function drawReceipt(layout: ReceiptLayout, view: ReceiptView): void {
         layout.row(row, SMALL);
       }
     }
-    layout.space(4);
-    layout.qr(view.fiscal.qrData);
+    if (view.fiscal.qrData) {
+      layout.space(4);
+      layout.qr(view.fiscal.qrData);
+    }
   }
 }
 

@@ -172,7 +172,7 @@ describe('GET /openapi-json', () => {
       const union = doc.components.schemas[name];
       expect(union.discriminator.propertyName, name).toBe('regime');
       const regimes = union.oneOf.map((variant: Json) => resolveRef(variant)!.properties.regime.const);
-      expect(regimes, name).toEqual(['KassenSichV', 'RKSV']);
+      expect(regimes, name).toEqual(['KassenSichV', 'RKSV', 'RT']);
     }
     const refOf = (schema: Json): string[] => JSON.stringify(schema).match(/#\/components\/schemas\/(FiscalInformation|OrganizationFiscal)"/g) ?? [];
     expect(refOf(doc.components.schemas.SaleOperation)).not.toEqual([]);

@@ -6,7 +6,7 @@ import { Prisma, type Operation } from '../generated/client.js';
  * same record Prisma returns, so presenters and rules see one shape.
  */
 export const OPERATION_COLUMNS = `o.id, o.merchant_id, o.type, o.source, o.status, o.currency, o.register_id, o.location_id,
-  o.session_id, o.sequence_number, o.external_id, o.pretax_amount::text AS pretax_amount, o.tax_amount::text AS tax_amount,
+  o.session_id, o.sequence_number, o.external_id, o.lottery_code, o.pretax_amount::text AS pretax_amount, o.tax_amount::text AS tax_amount,
   o.tip_amount::text AS tip_amount, o.total_amount::text AS total_amount, o.line_items, o.cart_level_discounts, o.payments,
   o.related_operation_id, o.external_related_operation, o.session_details, o.fiscal_information, o.pending_tse_transaction,
   o.note, o.void_reason, o.voided_at, o.completed_at, o.receipt_id, o.fiscal_state, o.fiscal_error, o.fiscal_attempts,
@@ -27,6 +27,7 @@ export interface OperationRow {
   session_id: string | null;
   sequence_number: number | null;
   external_id: string | null;
+  lottery_code: string | null;
   pretax_amount: string | null;
   tax_amount: string | null;
   tip_amount: string | null;
@@ -73,6 +74,7 @@ export function operationFromRow(row: OperationRow): Operation {
     sessionId: row.session_id,
     sequenceNumber: row.sequence_number,
     externalId: row.external_id,
+    lotteryCode: row.lottery_code,
     pretaxAmount: decimal(row.pretax_amount),
     taxAmount: decimal(row.tax_amount),
     tipAmount: decimal(row.tip_amount),

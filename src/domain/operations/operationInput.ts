@@ -42,6 +42,10 @@ export interface CartLevelDiscountInput {
 export interface ExternalRelatedOperation {
   description: string;
   external_operation_id: string;
+  /** Italy (RT): the original document's number, device and date. */
+  document_number?: string;
+  device_serial?: string;
+  issued_at?: string;
 }
 
 export interface GoodsMovementInput {
@@ -59,6 +63,8 @@ export interface GoodsMovementInput {
   external_related_operation?: ExternalRelatedOperation | null;
   external_id?: string | null;
   note?: string | null;
+  /** A sale's lottery code (Italy). */
+  lottery_code?: string | null;
 }
 
 /** A payment as sent to complete (contract 4.1). */

@@ -14,6 +14,7 @@ import { SimulatedFaultsDevice, type DeviceSimulation } from '../simulatedFaults
 export const kassenSichV: FiscalRegime = {
   regime: 'KassenSichV',
   countryCode: 'DEU',
+  blockName: null,
 
   async provision(sql, deps, request) {
     const tse = await provisionSoftwareTse(sql, deps.secrets, request.merchantId);

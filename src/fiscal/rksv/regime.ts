@@ -26,6 +26,7 @@ export function openRksvCashBox(register: FiscalRegister & { deviceId: string },
 export const rksv: FiscalRegime = {
   regime: 'RKSV',
   countryCode: 'AUT',
+  blockName: 'rksv',
 
   provision: provisionRksvCashRegister,
 

@@ -1,5 +1,6 @@
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import type { RksvFiscalRecord } from '../../fiscal/rksv/fiscalInformation.js';
+import type { RtFiscalRecord } from '../../fiscal/rt/fiscalInformation.js';
 import { RKSV_SUITE } from '../../fiscal/rksv/receiptCode.js';
 import type { FiscalRecord, Regime } from '../../fiscal/fiscalDevice.js';
 import type { OrganizationFiscalView } from '../styleO/schemas.js';
@@ -106,6 +107,34 @@ const rksvFailure = (failed: FailedSigning): OrganizationFiscalView => ({
   error: failed.error,
 });
 
+/** The documento commerciale as Style M publishes it, in the Style O envelope. */
+const rtBlock: OrganizationFiscalOf<RtFiscalRecord> = (record) => ({
+  ...record,
+  transmission_status: 'succeeded',
+  fiscal_unit_id: record.device_serial,
+  transmitted_at: record.issued_at,
+  verification: { url: record.verification.url, qr_data: null },
+  error: null,
+});
+
+/** The register's RT; no document was issued, so no number either. */
+const rtFailure = (failed: FailedSigning): OrganizationFiscalView => ({
+  regime: 'RT',
+  document_type: 'return',
+  document_number: null,
+  fiscal_day: null,
+  document_progressive: null,
+  device_serial: failed.device.serial,
+  issued_at: null,
+  lottery_code: null,
+  referenced_document: null,
+  transmission_status: 'failed',
+  fiscal_unit_id: failed.device.serial,
+  transmitted_at: null,
+  verification: null,
+  error: failed.error,
+});
+
 interface RegimePresentation<R extends FiscalRecord> {
   block: OrganizationFiscalOf<R>;
   /** The block while the device has failed to sign. */
@@ -117,6 +146,7 @@ interface RegimePresentation<R extends FiscalRecord> {
 const PRESENTATION_OF_REGIME: { [R in FiscalRecord['regime']]: RegimePresentation<Extract<FiscalRecord, { regime: R }>> } = {
   KassenSichV: { block: kassenSichVBlock, failure: kassenSichVFailure, startedAt: (record) => record.start_event.signed_at },
   RKSV: { block: rksvBlock, failure: rksvFailure, startedAt: (record) => record.signed_at },
+  RT: { block: rtBlock, failure: rtFailure, startedAt: (record) => record.issued_at },
 };
 
 const presentationOf = (record: FiscalRecord) => PRESENTATION_OF_REGIME[record.regime] as RegimePresentation<FiscalRecord>;

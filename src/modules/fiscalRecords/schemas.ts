@@ -54,8 +54,29 @@ export const RksvFiscalInformation = z
   .object({ ...rksvReceiptFields, verification: z.object({ qr_data: z.string().describe('The machine-readable code to print as the receipt QR code') }) })
   .meta({ id: 'RksvFiscalInformation' });
 
+const ReferencedDocument = z
+  .object({ document_number: z.string(), device_serial: z.string(), issued_at: Timestamp })
+  .describe('A documento di reso’s original: its number, the RT that issued it and when');
+
+/** The fields of one documento commerciale (DESIGN "Italy: RT"), shared by Style M and Style O. */
+export const rtDocumentFields = {
+  regime: z.literal('RT'),
+  document_type: z.enum(['sale', 'return']).describe('sale: documento commerciale di vendita; return: documento di reso'),
+  document_number: z.string().describe('NNNN-NNNN: the fiscal day, then the document’s progressive within it'),
+  fiscal_day: z.number().int(),
+  document_progressive: z.number().int(),
+  device_serial: z.string().describe('The RT’s matricola, printed as RT <serial>'),
+  issued_at: Timestamp,
+  lottery_code: z.string().nullable(),
+  referenced_document: ReferencedDocument.nullable(),
+};
+
+export const RtFiscalInformation = z
+  .object({ ...rtDocumentFields, verification: z.object({ url: z.string().nullable() }) })
+  .meta({ id: 'RtFiscalInformation' });
+
 export const FiscalInformation = z
-  .discriminatedUnion('regime', [KassenSichVFiscalInformation, RksvFiscalInformation])
+  .discriminatedUnion('regime', [KassenSichVFiscalInformation, RksvFiscalInformation, RtFiscalInformation])
   .meta({ id: 'FiscalInformation', discriminator: { propertyName: 'regime' } });
 
 export type FiscalInformationView = z.infer<typeof FiscalInformation>;

@@ -8,6 +8,7 @@ import { assertCurrentVersion } from '../../domain/resourceVersion.js';
 import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
+import { returnedOriginalOf } from './returnedOriginal.js';
 import type { Finalize } from '../common/transactions.js';
 import { issueReceipt } from '../receipts/service.js';
 import type { ReceiptPlace } from '../receipts/snapshot.js';
@@ -134,10 +135,13 @@ export async function completeOperation(
         kind: 'goods_movement',
         operationId: operation.id,
         documentNumber: String(operation.sequenceNumber),
+        operationType: type,
         lineItems: lineItemsOf(operation),
         cartLevelDiscounts: discountsOf(operation),
         tipAmount: operation.tipAmount!.toFixed(),
         payments: stored,
+        lotteryCode: operation.lotteryCode,
+        original: await returnedOriginalOf(sql, merchant.id, operation),
       });
     }
 

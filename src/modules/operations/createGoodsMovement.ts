@@ -12,7 +12,9 @@ import type { Finalize } from '../common/transactions.js';
 import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
 import type { StoredDiscount, StoredLineItem } from '../../db/records/operation.js';
 import type { GoodsMovementBody } from './schemas.js';
+import type { GoodsMovementContent } from '../../fiscal/fiscalDevice.js';
 import { regimeNamed } from '../../fiscal/regimes.js';
+import { returnedOriginalOf } from './returnedOriginal.js';
 import { assertRegisterInService } from '../../domain/registers/inService.js';
 import { fiscalFailureAsDomainError } from '../common/fiscalSigning.js';
 
@@ -110,9 +112,9 @@ async function placeOnRegister(sql: SqlClient, merchant: Merchant, registerId: s
 }
 
 /** A goods movement its register's regime could never sign is refused at create (422 regime_validation_failed), not left to fail at completion. */
-function assertSignableOn(placement: Placement, lines: StoredLineItem[], discounts: StoredDiscount[], tipAmount: string): void {
+function assertSignableOn(placement: Placement, movement: GoodsMovementContent): void {
   try {
-    regimeNamed(placement.regime)?.checkGoodsMovement({ lineItems: lines, cartLevelDiscounts: discounts, tipAmount, payments: [] });
+    regimeNamed(placement.regime)?.checkGoodsMovement(movement);
   } catch (error) {
     throw fiscalFailureAsDomainError(error, placement.registerId);
   }
@@ -122,8 +124,8 @@ const INSERT_OPERATION = `
   INSERT INTO operations AS o (id, merchant_id, type, source, status, currency, register_id, location_id, session_id,
                                sequence_number, external_id, pretax_amount, tax_amount, tip_amount, total_amount,
                                line_items, cart_level_discounts, related_operation_id, external_related_operation, note,
-                               created_at, updated_at)
-  VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::jsonb, $17, $18::jsonb, $19, $20, $20)
+                               lottery_code, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::jsonb, $17, $18::jsonb, $19, $20, $21, $21)
   RETURNING ${OPERATION_COLUMNS}`;
 
 /** Records a sale, return or exchange as `open` (contract 3.1); POS ones join the register's open session. */
@@ -146,7 +148,22 @@ export async function createGoodsMovement(
     if (input.related_operation_id) await assertRelatedSale(sql, merchant, input.related_operation_id);
     const placement = input.source === 'POS' ? await placeOnRegister(sql, merchant, input.register_id!) : null;
     const lines = storedLines(input);
-    if (placement) assertSignableOn(placement, lines, discounts, input.tip_amount);
+    const lotteryCode = input.type === 'sale' ? (input.lottery_code ?? null) : null;
+    if (placement) {
+      assertSignableOn(placement, {
+        operationType: input.type,
+        lineItems: lines,
+        cartLevelDiscounts: discounts,
+        tipAmount: input.tip_amount,
+        payments: [],
+        lotteryCode,
+        original: await returnedOriginalOf(sql, merchant.id, {
+          id: null,
+          relatedOperationId: input.related_operation_id ?? null,
+          externalRelatedOperation: input.external_related_operation ?? null,
+        }),
+      });
+    }
     const [row] = await sql.query<OperationRow>(INSERT_OPERATION, [
       newId('op'),
       merchant.id,
@@ -167,6 +184,7 @@ export async function createGoodsMovement(
       input.related_operation_id ?? null,
       input.external_related_operation ? JSON.stringify(input.external_related_operation) : null,
       input.note ?? null,
+      lotteryCode,
       new Date(),
     ]);
     const operation = operationFromRow(row);

@@ -43,7 +43,7 @@ export function presentOperation(operation: Operation): OperationView {
         receipt_id: operation.receiptId,
         note: operation.note,
       };
-      if (operation.type === 'sale') return { type: 'sale', ...goods, cart_level_discounts: discountsOf(operation) };
+      if (operation.type === 'sale') return { type: 'sale', ...goods, cart_level_discounts: discountsOf(operation), lottery_code: operation.lotteryCode };
       const related = operation.relatedOperationId
         ? { related_operation_id: operation.relatedOperationId }
         : { external_related_operation: operation.externalRelatedOperation as { description: string; external_operation_id: string } };

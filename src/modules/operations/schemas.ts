@@ -31,9 +31,13 @@ const CartLevelDiscountInput = z.strictObject({
   description: OptionalText(2000),
 });
 
+/** The original of a return never ingested; an Italian (RT) return adds the original document's number, device and date. */
 const ExternalRelatedOperation = z.strictObject({
   description: Text(2000),
   external_operation_id: Text(200),
+  document_number: Text(20).optional().describe('RT (Italy): the original documento commerciale number, NNNN-NNNN'),
+  device_serial: Text(20).optional().describe('RT (Italy): the matricola of the RT that issued the original'),
+  issued_at: TimestampInput.optional().describe('RT (Italy): when the original was issued'),
 });
 
 const goodsMovementFields = {
@@ -65,6 +69,10 @@ const SaleInput = z
     ...goodsMovementFields,
     ...relatedFields,
     cart_level_discounts: z.array(CartLevelDiscountInput).max(50).optional(),
+    lottery_code: Text(50)
+      .nullable()
+      .optional()
+      .describe('Italy (RT): the customer’s lotteria degli scontrini code, 8 characters [A-Z0-9]; only with electronic payments'),
   })
   .meta({ id: 'Sale' });
 const ReturnInput = z.strictObject({ type: z.literal('return'), ...goodsMovementFields, ...relatedFields }).meta({ id: 'Return' });
@@ -230,11 +238,19 @@ const goodsCommon = {
 
 const relatedViews = {
   related_operation_id: z.string().optional(),
-  external_related_operation: z.object({ description: z.string(), external_operation_id: z.string() }).optional(),
+  external_related_operation: z
+    .object({
+      description: z.string(),
+      external_operation_id: z.string(),
+      document_number: z.string().optional(),
+      device_serial: z.string().optional(),
+      issued_at: z.string().optional(),
+    })
+    .optional(),
 };
 
 export const SaleOperation = z
-  .object({ type: z.literal('sale'), ...goodsCommon, cart_level_discounts: z.array(CartLevelDiscountView) })
+  .object({ type: z.literal('sale'), ...goodsCommon, cart_level_discounts: z.array(CartLevelDiscountView), lottery_code: z.string().nullable() })
   .meta({ id: 'SaleOperation' });
 export const ReturnOperation = z.object({ type: z.literal('return'), ...goodsCommon, ...relatedViews }).meta({ id: 'ReturnOperation' });
 export const ExchangeOperation = z

@@ -15,6 +15,7 @@ import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';
 import type { CreateRefundInput } from './schemas.js';
 import { fiscalUpdate, signRefund } from './signing.js';
+import { returnedOriginalOf } from '../operations/returnedOriginal.js';
 import { styleOViewOfGoodsMovement } from './styleMView.js';
 import { sqlOf } from '../../db/sql.js';
 
@@ -75,7 +76,15 @@ export async function createRefund(
     const mirrored = mirroredStyleM(data, newId);
     // A refund its register's regime could never sign is refused now, not left to fail at completion.
     try {
-      regimeNamed(register.regime)?.checkGoodsMovement({ ...mirrored, cartLevelDiscounts: [], tipAmount: '0' });
+      regimeNamed(register.regime)?.checkGoodsMovement({
+        operationType: 'return',
+        lineItems: mirrored.lineItems,
+        cartLevelDiscounts: [],
+        tipAmount: '0',
+        payments: mirrored.payments,
+        lotteryCode: null,
+        original: await returnedOriginalOf(sqlOf(tx), organization.id, { id: null, relatedOperationId: original.id, externalRelatedOperation: null }),
+      });
     } catch (error) {
       if (!(error instanceof RegimeRuleError)) throw error;
       throw unprocessable('regime_validation_failed', `The sale cannot be refunded on a ${error.regime} register: ${error.message}`, {

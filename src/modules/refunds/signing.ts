@@ -2,7 +2,8 @@ import type { Register } from '../../db/generated/client.js';
 import { Prisma, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { cancellableSqlOf } from '../../db/sql.js';
-import type { GoodsMovementToSign } from '../../fiscal/fiscalDevice.js';
+import type { GoodsMovementToSign, ReturnedOriginal } from '../../fiscal/fiscalDevice.js';
+import { returnedOriginalOf } from '../operations/returnedOriginal.js';
 import { signOrRecordFailure } from '../common/fiscalSigning.js';
 import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../../db/records/operation.js';
 import { deviceDescriptionOf } from '../registers/presenter.js';
@@ -15,15 +16,21 @@ import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
  * lines and payments, all negative, so the signed amounts are negative as for
  * any goods coming back.
  */
-export function refundToSign(refund: { id: string; sequenceNumber: number | null; lineItems: StoredLineItem[]; payments: StoredPayment[] }): GoodsMovementToSign {
+export function refundToSign(
+  refund: { id: string; sequenceNumber: number | null; lineItems: StoredLineItem[]; payments: StoredPayment[] },
+  original: ReturnedOriginal | null,
+): GoodsMovementToSign {
   return {
     kind: 'goods_movement',
     operationId: refund.id,
     documentNumber: String(refund.sequenceNumber),
+    operationType: 'return',
     lineItems: refund.lineItems,
     cartLevelDiscounts: [],
     tipAmount: '0',
     payments: refund.payments,
+    lotteryCode: null,
+    original,
   };
 }
 
@@ -45,8 +52,10 @@ export function nextAttemptAt(attempts: number, now: Date): Date {
  * caller can record the refund as completed with fiscal_state failed.
  */
 export async function signRefund(ctx: AppContext, tx: Tx, register: Register, refund: Operation): Promise<SigningOutcome> {
-  const movement = refundToSign({ id: refund.id, sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) });
-  const outcome = await signOrRecordFailure(ctx, await cancellableSqlOf(tx, ctx.sql), fiscalRegisterOf(register), movement);
+  const sql = await cancellableSqlOf(tx, ctx.sql);
+  const original = await returnedOriginalOf(sql, refund.merchantId, refund);
+  const movement = refundToSign({ id: refund.id, sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) }, original);
+  const outcome = await signOrRecordFailure(ctx, sql, fiscalRegisterOf(register), movement);
   if (outcome.ok) return { ok: true, record: outcome.record! };
   const device = deviceDescriptionOf(register);
   return {

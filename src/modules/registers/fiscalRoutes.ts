@@ -8,7 +8,7 @@ import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/res
 import { IdParams } from '../common/schemas.js';
 import { decommissionRegister, fiscalizeRegister, setDeviceSimulation } from './fiscalization.js';
 import { registerResult } from './routes.js';
-import { Register } from './schemas.js';
+import { FiscalizeBody, Register } from './schemas.js';
 
 const SimulationBody = z.strictObject({ fiscal_device: z.enum(DEVICE_SIMULATIONS) });
 const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS) });
@@ -18,42 +18,48 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Registers'];
   const config = { merchantScoped: true };
 
-  // Fiscalize and decommission share everything but the transition they run.
-  const transition = (action: string, operationId: string, summary: string, success: string, run: typeof fiscalizeRegister) =>
-    app.post(
-      `/registers/:id/${action}`,
-      {
-        config,
-        schema: {
-          tags,
-          operationId,
-          summary,
-          headers: StyleMHeaders.merge(IdempotencyHeaders),
-          params: IdParams,
-          response: { 200: Register.describe(success), ...errorResponses(400, 403, 404, 409, 422) },
-        },
+  app.post(
+    '/registers/:id/fiscalize',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'fiscalizeRegister',
+        summary: 'Fiscalize a register: provisions its fiscal device by the location’s country (DEU: software TSE; AUT: RKSV signature unit; ITA: RT)',
+        description: 'No body, or for an Italian register {rt: {driver: "simulator"}} (the default) or {rt: {driver: "epson_fpmate", url, serial, device_id?, departments?}}.',
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
+        params: IdParams,
+        body: FiscalizeBody,
+        response: { 200: Register.describe('The register, fiscalized, with its fiscal device'), ...errorResponses(400, 403, 404, 409, 422) },
       },
-      (request, reply) =>
-        runIdempotentService(
-          app.ctx.idempotency, request, reply, { required: false },
-          (register: RegisterRecord) => registerResult(register, 200),
-          (finalize) => run(app.ctx, request.merchant, request.params.id, finalize),
-        ),
-    );
-
-  transition(
-    'fiscalize',
-    'fiscalizeRegister',
-    'Fiscalize a register: provisions its fiscal device (German locations: a software TSE and client)',
-    'The register, fiscalized, with its fiscal device',
-    fiscalizeRegister,
+    },
+    (request, reply) =>
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (register: RegisterRecord) => registerResult(register, 200),
+        (finalize) => fiscalizeRegister(app.ctx, request.merchant, request.params.id, request.body, finalize),
+      ),
   );
-  transition(
-    'decommission',
-    'decommissionRegister',
-    'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again',
-    'The register, decommissioned (decommissionedAt set)',
-    decommissionRegister,
+
+  app.post(
+    '/registers/:id/decommission',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'decommissionRegister',
+        summary: 'Decommission a fiscalized KassenSichV register; it cannot be fiscalized again',
+        headers: StyleMHeaders.merge(IdempotencyHeaders),
+        params: IdParams,
+        response: { 200: Register.describe('The register, decommissioned (decommissionedAt set)'), ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    (request, reply) =>
+      runIdempotentService(
+        app.ctx.idempotency, request, reply, { required: false },
+        (register: RegisterRecord) => registerResult(register, 200),
+        (finalize) => decommissionRegister(app.ctx, request.merchant, request.params.id, finalize),
+      ),
   );
 
   app.put(

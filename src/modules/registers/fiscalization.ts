@@ -8,6 +8,7 @@ import type { AddressValue } from '../../db/records/address.js';
 import type { Finalize } from '../common/transactions.js';
 import { fiscalFailureAsDomainError, signingDependencies } from '../common/fiscalSigning.js';
 import { lockRegister } from './service.js';
+import type { FiscalizeBodyInput } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
 
 /**
@@ -20,6 +21,7 @@ export async function fiscalizeRegister(
   ctx: AppContext,
   merchant: Merchant,
   id: string,
+  body: FiscalizeBodyInput,
   finalize?: Finalize<Register>,
 ): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
@@ -49,9 +51,16 @@ export async function fiscalizeRegister(
         required_country_code: regime.countryCode,
       });
     }
+    // The body holds at most the block of the register's own regime (RT: which driver).
+    const blocks = Object.keys(body ?? {});
+    const foreign = blocks.find((block) => block !== regime.blockName);
+    if (foreign) {
+      throw validationError(`${foreign} applies to registers of another regime; this register is fiscalized under ${regime.regime}`, { field: foreign });
+    }
+    const options = regime.blockName && body ? ((body as Record<string, Record<string, unknown> | undefined>)[regime.blockName] ?? null) : null;
     let device;
     try {
-      device = await regime.provision(sqlOf(tx), signingDependencies(ctx), { merchantId: merchant.id, registerId: id, fiscalIdentity: identity });
+      device = await regime.provision(sqlOf(tx), signingDependencies(ctx), { merchantId: merchant.id, registerId: id, fiscalIdentity: identity, options });
     } catch (error) {
       throw fiscalFailureAsDomainError(error, id);
     }

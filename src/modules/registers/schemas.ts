@@ -31,6 +31,38 @@ export const RksvFiscalization = z
   })
   .meta({ id: 'RksvFiscalization' });
 
+/** The RT of an Italian register (DESIGN "Italy: RT"): the simulator, or an Epson printer reached over HTTP. */
+const RtFiscalizeOptions = z
+  .discriminatedUnion('driver', [
+    z.strictObject({ driver: z.literal('simulator') }).meta({ id: 'RtSimulatorOptions' }),
+    z
+      .strictObject({
+      driver: z.literal('epson_fpmate'),
+      url: z.url({ protocol: /^https?$/ }).describe('The printer’s base URL; the driver posts to <url>/cgi-bin/fpmate.cgi'),
+      device_id: z.string().min(1).max(100).optional().describe('The printer’s devid (default local_printer)'),
+      serial: z.string().regex(/^[0-9A-Z]{11}$/, 'must be the 11-character matricola').describe('The printer’s matricola'),
+      departments: z
+        .record(z.string().regex(/^(0\.(22|10|05|04)|N[1-7](\.[1-9])?)$/), z.number().int().min(1).max(99))
+        .optional()
+        .describe('The printer’s department for each VAT rate ("0.22") or natura ("N4"); defaults 0.22:1, 0.10:2, 0.05:3, 0.04:4, N1..N7: 5..11'),
+      })
+      .meta({ id: 'RtEpsonFpmateOptions' }),
+  ])
+  .meta({ id: 'RtFiscalizeOptions', discriminator: { propertyName: 'driver' } });
+
+/** Optional: the block of the register's regime; only Italian registers take one (rt). */
+export const FiscalizeBody = z.strictObject({ rt: RtFiscalizeOptions.optional() }).nullish();
+export type FiscalizeBodyInput = z.infer<typeof FiscalizeBody>;
+
+/** The `fiscalization.rt` block of an Italian register. */
+export const RtFiscalization = z
+  .object({
+    driver: z.enum(['simulator', 'epson_fpmate']),
+    serial: z.string().describe('The RT’s matricola, equal to tse_serial'),
+    fiscal_day: z.number().int().describe('The open fiscal day: the last closure’s number + 1'),
+  })
+  .meta({ id: 'RtFiscalization' });
+
 export const Fiscalization = z
   .object({
     regime: z.enum(['KassenSichV', 'RKSV', 'RT']),
@@ -38,6 +70,7 @@ export const Fiscalization = z
     tse_serial: z.string().nullable().describe('KassenSichV: the TSE serial; RKSV: the signature device id (field 11)'),
     client_id: z.string().nullable().describe('KassenSichV: the TSE client id; RKSV: the Kassen-ID'),
     rksv: RksvFiscalization.optional().describe('RKSV registers only'),
+    rt: RtFiscalization.optional().describe('RT registers only'),
   })
   .meta({ id: 'RegisterFiscalization' });
 

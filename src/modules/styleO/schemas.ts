@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rksvReceiptFields } from '../fiscalRecords/schemas.js';
+import { rksvReceiptFields, rtDocumentFields } from '../fiscalRecords/schemas.js';
 import { alpha3Of } from '../../domain/styleO/countries.js';
 import { PaymentMethodView, Timestamp } from '../common/schemas.js';
 
@@ -273,9 +273,24 @@ const RksvOrganizationFiscal = z
   })
   .meta({ id: 'RksvOrganizationFiscal' });
 
+const { regime: rtRegime, ...rtDocumentValues } = rtDocumentFields;
+
+/** The Style O fiscal block of an RT register: the documento commerciale, or while the RT could not issue it, the error. */
+const RtOrganizationFiscal = z
+  .object({
+    regime: rtRegime,
+    ...nullableFields(rtDocumentValues),
+    transmission_status: z.enum(['succeeded', 'failed']),
+    fiscal_unit_id: z.string().nullable().describe('The RT’s matricola'),
+    transmitted_at: Timestamp.nullable(),
+    verification: z.object({ url: z.string().nullable(), qr_data: z.null() }).nullable(),
+    error: SigningError,
+  })
+  .meta({ id: 'RtOrganizationFiscal' });
+
 /** The fiscal block (contract 2.8, 2.9): a union on `regime`, one variant per regime. */
 export const OrganizationFiscal = z
-  .discriminatedUnion('regime', [KassenSichVOrganizationFiscal, RksvOrganizationFiscal])
+  .discriminatedUnion('regime', [KassenSichVOrganizationFiscal, RksvOrganizationFiscal, RtOrganizationFiscal])
   .meta({ id: 'OrganizationFiscal', discriminator: { propertyName: 'regime' } });
 
 export const Cashier = z.object({ id: z.string(), display_name: z.string().nullable() });

@@ -1,0 +1,124 @@
+import type { SqlClient } from '../../db/sql.js';
+import { formatAmount, parseAmount, sumAmounts } from '../../domain/money.js';
+import { newId } from '../../lib/ids.js';
+import { FiscalDeviceError } from '../deviceErrors.js';
+import type { DeviceExchange, FiscalDevice, GoodsMovementToSign, RecordToSign } from '../fiscalDevice.js';
+import type { RtFiscalRecord } from './fiscalInformation.js';
+import { rtDocumentOf } from './rtDocument.js';
+import { rtDocumentNumber, type RtDocumentRequest, type RtDriver, type RtIssuedDocument } from './rtDriver.js';
+import { rtTaxKey } from './rtTaxes.js';
+
+/** An RT device row as the drivers need it. */
+export interface RtDeviceRow {
+  id: string;
+  driver: string;
+  serial: string;
+  url: string | null;
+  printer_device_id: string | null;
+  departments: Record<string, number> | null;
+  status: string;
+}
+
+const LOCK_DEVICE = `
+  SELECT id, driver, serial, url, printer_device_id, departments, status
+    FROM rt_devices WHERE id = $1 FOR UPDATE`;
+
+/** The device's numbering as the driver reported it (a printer numbers its documents itself). */
+const RECORD_NUMBERING = `UPDATE rt_devices SET fiscal_day = $2, progressive = $3 WHERE id = $1`;
+
+/** The register's fiscalization.rt shows the open fiscal day: written when the device reports another one. */
+const RECORD_FISCAL_DAY = `
+  UPDATE registers SET device_details = jsonb_set(device_details, '{fiscal_day}', to_jsonb($2::int))
+   WHERE id = $1 AND (device_details->>'fiscal_day')::int IS DISTINCT FROM $2::int`;
+
+const INSERT_DOCUMENT = `
+  INSERT INTO rt_documents (id, rt_device_id, register_id, operation_id, kind, fiscal_day, progressive, document_number,
+                            issued_at, totals, paid_cash, paid_electronic, lottery_code, reference)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14::jsonb)`;
+
+/** Gross per rate or natura, after cart discounts spread over the lines in proportion to their gross. */
+function totalsOf(request: RtDocumentRequest): { tax: string; gross: string }[] {
+  const byTax = new Map<string, ReturnType<typeof parseAmount>>();
+  const discount = sumAmounts(request.discounts.map((entry) => entry.amount));
+  const linesGross = sumAmounts(request.lines.map((line) => line.total));
+  for (const line of request.lines) {
+    const gross = parseAmount(line.total);
+    const share = linesGross.isZero() ? gross.times(0) : discount.times(gross).dividedBy(linesGross);
+    const key = rtTaxKey(line.tax);
+    byTax.set(key, (byTax.get(key) ?? gross.times(0)).plus(gross.minus(share)));
+  }
+  return [...byTax].map(([tax, gross]) => ({ tax, gross: formatAmount(gross.toDecimalPlaces(2), 2) }));
+}
+
+const paid = (request: RtDocumentRequest, kind: 'cash' | 'electronic') =>
+  formatAmount(sumAmounts(request.payments.filter((payment) => payment.kind === kind).map((payment) => payment.amount)), 2);
+
+/**
+ * An Italian register's RT (DESIGN "Italy: RT"): a goods movement becomes a
+ * documento commerciale (or di reso) that the driver's device numbers; the
+ * document is journaled in rt_documents for the daily closure. The device row
+ * is locked for the whole exchange, so one register's documents are issued
+ * one at a time, on one instance or many.
+ */
+export class RtFiscalDevice implements FiscalDevice {
+  constructor(
+    private readonly deviceId: string,
+    private readonly registerId: string,
+    private readonly driverOf: (device: RtDeviceRow, sql: SqlClient) => RtDriver,
+  ) {}
+
+  async sign(exchange: DeviceExchange, record: RecordToSign): Promise<RtFiscalRecord | null> {
+    // Register sessions are not RT documents.
+    if (record.kind !== 'goods_movement') return null;
+    const request = rtDocumentOf(record);
+    const device = await exchange(1, async (sql) => {
+      const [row] = await sql.query<RtDeviceRow>(LOCK_DEVICE, [this.deviceId]);
+      if (!row || row.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RT device is out of service');
+      return { row, driver: this.driverOf(row, sql) };
+    });
+    const issued = await device.driver.issueDocument(exchange, request);
+    await exchange(2, (sql) => this.journal(sql, record, request, issued));
+    return {
+      regime: 'RT',
+      document_type: request.kind,
+      document_number: rtDocumentNumber(issued.fiscalDay, issued.progressive),
+      fiscal_day: issued.fiscalDay,
+      document_progressive: issued.progressive,
+      device_serial: issued.deviceSerial,
+      issued_at: issued.issuedAt.toISOString(),
+      lottery_code: request.lotteryCode,
+      referenced_document: request.reference && {
+        document_number: request.reference.documentNumber,
+        device_serial: request.reference.deviceSerial,
+        issued_at: request.reference.issuedAt.toISOString(),
+      },
+      verification: { url: null },
+    };
+  }
+
+  private async journal(sql: SqlClient, record: GoodsMovementToSign, request: RtDocumentRequest, issued: RtIssuedDocument): Promise<void> {
+    await sql.query(RECORD_NUMBERING, [this.deviceId, issued.fiscalDay, issued.progressive]);
+    await sql.query(RECORD_FISCAL_DAY, [this.registerId, issued.fiscalDay]);
+    await sql.query(INSERT_DOCUMENT, [
+      newId('rtd'),
+      this.deviceId,
+      this.registerId,
+      record.operationId,
+      request.kind,
+      issued.fiscalDay,
+      issued.progressive,
+      rtDocumentNumber(issued.fiscalDay, issued.progressive),
+      issued.issuedAt,
+      JSON.stringify(totalsOf(request)),
+      paid(request, 'cash'),
+      paid(request, 'electronic'),
+      request.lotteryCode,
+      request.reference &&
+        JSON.stringify({
+          document_number: request.reference.documentNumber,
+          device_serial: request.reference.deviceSerial,
+          issued_at: request.reference.issuedAt.toISOString(),
+        }),
+    ]);
+  }
+}

@@ -22,7 +22,10 @@ export type PublishedFiscalRecord = PublishedKassenSichVRecord | PublishedRksvRe
 
 /** The fiscal part of a printed receipt: what the regime's law requires on it, and the QR code's content. */
 export interface ReceiptFiscalSection {
-  heading: string;
+  /** What the document is called, printed under the issuer (an Italian "DOCUMENTO COMMERCIALE"); empty when the regime names none. */
+  title: string[];
+  /** Null: the section's rows stand under the receipt without a heading. */
+  heading: string | null;
   /** `mono`: long machine values (serials, base64), printed in a monospace font. */
   rows: { label: string; value: string; mono: boolean }[];
   /** Null where the regime's receipt carries no QR code (an Italian documento commerciale). */
@@ -66,6 +69,8 @@ export interface GoodsMovementToSign extends GoodsMovementContent {
   operationId: string;
   /** The register's sequence number of the operation. */
   documentNumber: string;
+  /** The hosted page the operation's receipt is served at, for a regime whose document links to it (RT verification.url). */
+  receiptUrl: string;
 }
 /** What a goods movement's turnover per VAT rate is made of. */
 export type GoodsMovementTurnover = Pick<GoodsMovementContent, 'lineItems' | 'cartLevelDiscounts' | 'tipAmount'>;
@@ -189,6 +194,8 @@ export interface FiscalRegime {
   publish(record: FiscalRecord): PublishedFiscalRecord;
   /** What a printed receipt shows of a published record. */
   receiptSection(record: PublishedFiscalRecord): ReceiptFiscalSection;
+  /** The code a receipt prints for a signed line's tax instead of its rate (an Italian natura code), or null; absent when the regime prints rates only. */
+  lineTaxCode?(line: GoodsMovementContent['lineItems'][number]): string | null;
   /** Throws RegimeRuleError when the goods movement cannot be signed under the regime (checked at create, before payments). */
   checkGoodsMovement(movement: GoodsMovementContent): void;
   /** The goods movement's gross per VAT rate, as the regime signs it; the receipt's VAT table is built from it. */

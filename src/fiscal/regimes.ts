@@ -6,6 +6,7 @@ import {
   type FiscalRecord,
   type FiscalRegime,
   type FiscalRegister,
+  type GoodsMovementContent,
   type GoodsMovementTurnover,
   type PublishedFiscalRecord,
   type ReceiptFiscalSection,
@@ -46,6 +47,10 @@ export const publishedRecord = (record: FiscalRecord): PublishedFiscalRecord => 
 
 /** What a printed receipt shows of a published record. */
 export const receiptSectionOf = (record: PublishedFiscalRecord): ReceiptFiscalSection => regimeOf(record).receiptSection(record);
+
+/** The code a receipt prints for a signed line's tax instead of its rate, or null. */
+export const lineTaxCodeOf = (record: PublishedFiscalRecord, line: GoodsMovementContent['lineItems'][number]): string | null =>
+  regimeOf(record).lineTaxCode?.(line) ?? null;
 
 /** The gross per VAT rate the regime behind `record` signed for a goods movement. */
 export const signedGrossByVatRate = (record: PublishedFiscalRecord, movement: GoodsMovementTurnover): RateGross[] =>

@@ -18,7 +18,7 @@ export interface ReceiptDocument {
     legalName: string;
     locationName: string;
     registerName: string;
-    /** `countryCode`: ISO 3166-1 alpha-3 as addresses store it, or alpha-2. */
+    /** `countryCode`: ISO 3166-1 alpha-3 as addresses store it, or alpha-2; the receipt's language and layout follow it. */
     address: { line1: string; city: string; postalCode: string; countryCode: string };
     taxId: string | null;
   };
@@ -30,6 +30,8 @@ export interface ReceiptDocument {
     totalAmount: string;
     /** Fraction, e.g. "0.19"; the rate of the line's row in the VAT table. */
     taxRate: string;
+    /** What the regime prints for the tax instead of its rate (an Italian natura code, "N4"), or null. */
+    taxCode: string | null;
     taxAmount: string;
   }[];
   /** `amount` is the positive reduction; it is printed with a minus sign. */

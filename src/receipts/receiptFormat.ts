@@ -1,22 +1,14 @@
-import { Decimal } from 'decimal.js';
 import type { QRCodeErrorCorrectionLevel } from 'qrcode';
 import { toAmount, type AmountLike } from '../domain/money.js';
-import { paymentMethodOf } from '../domain/paymentMethods.js';
 import { countryName } from './countryName.js';
 import type { ReceiptDocument } from './receiptDocument.js';
+import { formatQuantity, receiptLocaleOf, type ReceiptLocale } from './receiptLocales.js';
 
 /**
  * Display model shared by the PDF and HTML renderers, so both show the same
- * labels and values. Display conventions (German, as the receipt is):
- * - amounts: rounded half-up to PRINTED_PLACES decimals (whatever the
- *   currency), "." groups thousands, "," before the decimals, a space and the
- *   currency code: "1.234,50 EUR", "-3,00 EUR"; a string that is not a plain
- *   decimal throws;
- * - tax rates: percent with a decimal comma: "19 %", "5,5 %";
- * - issue date: "dd.mm.yyyy hh:mm:ss" and the zone's abbreviation or UTC
- *   offset, in the location's time zone: "23.11.2026 17:05:00 MEZ";
- * - country: its German name ("Deutschland");
- * - TSE times and values: verbatim, so they match the QR code and TSE export.
+ * labels and values, in the language and layout of the location's country
+ * (receiptLocales.ts). Fiscal times and values are printed as the regime's
+ * section gives them, so they match the QR code and the fiscal exports.
  */
 export interface ReceiptRow {
   label: string;
@@ -28,8 +20,8 @@ export interface ReceiptItemRow {
   /** "2 x 1,50 EUR". */
   detail: string;
   amount: string;
-  /** Letter linking the line to its row in the tax table. */
-  taxKey: string;
+  /** A letter linking the line to its row in the tax table, or the line's rate or natura code ("22%", "N4"). */
+  tax: string;
 }
 
 export interface ReceiptTaxRow {
@@ -46,81 +38,29 @@ export interface ReceiptFiscalRow extends ReceiptRow {
 }
 
 export interface ReceiptView {
+  /** BCP 47 tag of the receipt's language. */
+  language: string;
+  labels: Pick<ReceiptLocale['labels'], 'sections' | 'itemColumns' | 'payments'>;
   title: string;
   issuerName: string;
   issuerLines: string[];
+  /** What the regime calls the document, under the issuer ("DOCUMENTO COMMERCIALE"); empty when it names none. */
+  documentTitle: string[];
   meta: ReceiptRow[];
   items: ReceiptItemRow[];
   discounts: ReceiptRow[];
   total: ReceiptRow;
+  /** The VAT the total includes, where the receipt prints it instead of the VAT table. */
+  taxIncluded: ReceiptRow | null;
   tip: ReceiptRow | null;
   payments: ReceiptRow[];
-  taxes: ReceiptTaxRow[];
-  taxTotal: ReceiptTaxRow;
-  fiscal: null | { heading: string; rows: ReceiptFiscalRow[]; qrData: string | null; qrCaption: string | null };
+  vatTable: null | { columns: string[]; rows: ReceiptTaxRow[]; total: ReceiptTaxRow };
+  fiscal: null | { heading: string | null; rows: ReceiptFiscalRow[]; qrData: string | null; qrCaption: string | null };
 }
 
 /** Both renderers encode the QR with the same options, so they draw the same symbol. */
 export const QR_ERROR_CORRECTION: QRCodeErrorCorrectionLevel = 'M';
 export const QR_QUIET_ZONE = 4;
-
-const OPERATION_LABELS: Record<ReceiptDocument['operationType'], string> = {
-  sale: 'Verkauf',
-  return: 'Rückgabe',
-  exchange: 'Umtausch',
-};
-
-/** By the method's name in paymentMethods.ts; any other method prints as sent. */
-const PAYMENT_LABELS: ReadonlyMap<string, string> = new Map([
-  ['cash', 'Bar'],
-  ['card', 'Karte'],
-  ['credit_card', 'Kreditkarte'],
-  ['debit_card', 'Debitkarte'],
-  ['gift_card', 'Geschenkkarte'],
-  ['voucher', 'Gutschein'],
-]);
-
-/** The receipt's language: its labels are German. */
-export const RECEIPT_LOCALE = 'de-DE';
-
-/** Decimals every amount is printed with, so the VAT table is computed in them too. */
-export const PRINTED_PLACES = 2;
-
-export function formatMoney(amount: AmountLike, currency: string): string {
-  const rounded = toAmount(amount).toDecimalPlaces(PRINTED_PLACES, Decimal.ROUND_HALF_UP);
-  const [integer, fraction] = rounded.abs().toFixed(PRINTED_PLACES).split('.');
-  // Keeps "-0,00" from appearing for tiny negative values.
-  const sign = rounded.isNegative() && !rounded.isZero() ? '-' : '';
-  return `${sign}${integer.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${fraction} ${currency}`;
-}
-
-export function formatTaxRate(rate: string): string {
-  return `${toAmount(rate).times(100).toFixed().replace('.', ',')} %`;
-}
-
-export function formatQuantity(quantity: number): string {
-  return new Intl.NumberFormat(RECEIPT_LOCALE, { maximumFractionDigits: 3, useGrouping: false }).format(quantity);
-}
-
-/** The local time in `timeZone` (an IANA name), with the zone's abbreviation or UTC offset: "23.11.2026 17:05:00 MEZ". */
-export function formatIssuedAt(issuedAt: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat(RECEIPT_LOCALE, {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    })
-      .formatToParts(issuedAt)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
-}
 
 /** Rates are keyed by value so "0.19" and "0.190" share a letter. */
 function rateKey(rate: string): string {
@@ -136,58 +76,64 @@ function taxKeyLetters(doc: ReceiptDocument): Map<string, string> {
   return letters;
 }
 
-function taxIdLine(taxId: string): string {
-  // A VAT id starts with its country prefix; anything else is a national tax number.
-  return `${/^[A-Z]{2}/i.test(taxId) ? 'USt-IdNr.' : 'St.-Nr.'}: ${taxId}`;
-}
-
 export function presentReceipt(doc: ReceiptDocument): ReceiptView {
-  const money = (amount: AmountLike): string => formatMoney(amount, doc.currency);
+  const locale = receiptLocaleOf(doc.issuer.address.countryCode);
+  const { labels } = locale;
+  const money = (amount: AmountLike): string => locale.money(amount, doc.currency);
   const letters = taxKeyLetters(doc);
   const { issuer } = doc;
+  const lineTax = (line: ReceiptDocument['lines'][number]): string =>
+    locale.itemTax === 'key' ? (letters.get(rateKey(line.taxRate)) ?? '') : (line.taxCode ?? locale.taxRate(line.taxRate));
 
   const issuerLines = [
     ...(issuer.locationName && issuer.locationName !== issuer.legalName ? [issuer.locationName] : []),
     issuer.address.line1,
     `${issuer.address.postalCode} ${issuer.address.city}`,
-    countryName(issuer.address.countryCode, RECEIPT_LOCALE),
-    ...(issuer.taxId ? [taxIdLine(issuer.taxId)] : []),
+    countryName(issuer.address.countryCode, locale.language),
+    ...(issuer.taxId ? [locale.taxIdLine(issuer.taxId)] : []),
   ];
 
   return {
-    title: doc.documentNumber === null ? 'Beleg' : `Beleg ${doc.documentNumber}`,
+    language: locale.language,
+    labels: { sections: labels.sections, itemColumns: labels.itemColumns, payments: labels.payments },
+    title: doc.documentNumber === null ? labels.receipt : `${labels.receipt} ${doc.documentNumber}`,
     issuerName: issuer.legalName,
     issuerLines,
+    documentTitle: doc.fiscal?.title ?? [],
     meta: [
-      { label: 'Vorgang', value: OPERATION_LABELS[doc.operationType] },
-      ...(doc.documentNumber === null ? [] : [{ label: 'Beleg-Nr.', value: doc.documentNumber }]),
-      { label: 'Datum', value: formatIssuedAt(doc.issuedAt, doc.timeZone) },
-      { label: 'Kasse', value: issuer.registerName },
+      { label: labels.operation, value: labels.operations[doc.operationType] },
+      ...(doc.documentNumber === null ? [] : [{ label: labels.documentNumber, value: doc.documentNumber }]),
+      { label: labels.date, value: locale.issuedAt(doc.issuedAt, doc.timeZone) },
+      { label: labels.register, value: issuer.registerName },
     ],
     items: doc.lines.map((line) => ({
       description: line.description,
-      detail: `${formatQuantity(line.quantity)} x ${money(line.unitPrice)}`,
+      detail: `${formatQuantity(line.quantity, locale.language)} x ${money(line.unitPrice)}`,
       amount: money(line.totalAmount),
-      taxKey: letters.get(rateKey(line.taxRate)) ?? '',
+      tax: lineTax(line),
     })),
     discounts: doc.cartDiscounts.map((discount) => ({
-      label: discount.description || 'Rabatt',
+      label: discount.description || labels.discount,
       value: money(toAmount(discount.amount).negated()),
     })),
-    total: { label: 'Summe', value: money(doc.totals.gross) },
-    tip: toAmount(doc.totals.tip).isZero() ? null : { label: 'Trinkgeld', value: money(doc.totals.tip) },
-    payments: doc.payments.map((payment) => ({
-      label: PAYMENT_LABELS.get(paymentMethodOf(payment.method).name) ?? payment.method,
-      value: money(payment.amount),
-    })),
-    taxes: doc.vat.rows.map((row) => ({
-      key: letters.get(rateKey(row.rate)) ?? '',
-      rate: formatTaxRate(row.rate),
-      net: money(row.net),
-      tax: money(row.tax),
-      gross: money(row.gross),
-    })),
-    taxTotal: { key: '', rate: 'Gesamt', net: money(doc.vat.total.net), tax: money(doc.vat.total.tax), gross: money(doc.vat.total.gross) },
+    total: { label: labels.total, value: money(doc.totals.gross) },
+    taxIncluded: locale.vat === 'included' ? { label: labels.taxIncluded, value: money(doc.vat.total.tax) } : null,
+    tip: toAmount(doc.totals.tip).isZero() ? null : { label: labels.tip, value: money(doc.totals.tip) },
+    payments: doc.payments.map((payment) => ({ label: locale.paymentLabel(payment.method), value: money(payment.amount) })),
+    vatTable:
+      locale.vat === 'table'
+        ? {
+            columns: labels.taxColumns,
+            rows: doc.vat.rows.map((row) => ({
+              key: letters.get(rateKey(row.rate)) ?? '',
+              rate: locale.taxRate(row.rate),
+              net: money(row.net),
+              tax: money(row.tax),
+              gross: money(row.gross),
+            })),
+            total: { key: '', rate: labels.taxTotal, net: money(doc.vat.total.net), tax: money(doc.vat.total.tax), gross: money(doc.vat.total.gross) },
+          }
+        : null,
     fiscal: doc.fiscal,
   };
 }

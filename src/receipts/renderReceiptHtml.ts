@@ -47,7 +47,8 @@ td,th{padding:.15rem 0;vertical-align:top}
 .num{text-align:right}
 .detail{display:block;color:#555;font-size:.85em}
 .items td:first-child{padding-right:.5rem;overflow-wrap:anywhere}
-.key{width:1.5em;padding-left:.35rem;text-align:right;color:#555}
+.key{width:1.5em;padding-left:.35rem;text-align:right;white-space:nowrap;color:#555}
+.title{margin-top:.5rem;font-size:1rem}
 .items+dl{margin-top:.25rem}
 .taxes{font-size:.85rem}
 .taxes th{font-weight:600;text-align:right}
@@ -79,7 +80,8 @@ function taxCells(row: ReceiptTaxRow, rateLabel: string): SafeHtml {
 /** Renders the receipt as a self-contained HTML page (inline CSS and SVG, nothing loaded). */
 export async function renderReceiptHtml(doc: ReceiptDocument): Promise<string> {
   const view = presentReceipt(doc);
-  const fiscal = view.fiscal;
+  const { fiscal, vatTable } = view;
+  const { sections } = view.labels;
   const qrSvg = fiscal?.qrData
     ? await QRCode.toString(fiscal.qrData, {
         type: 'svg',
@@ -89,7 +91,7 @@ export async function renderReceiptHtml(doc: ReceiptDocument): Promise<string> {
     : null;
 
   const page = html`<!DOCTYPE html>
-<html lang="de">
+<html lang="${view.language.split('-')[0]}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -103,37 +105,40 @@ export async function renderReceiptHtml(doc: ReceiptDocument): Promise<string> {
 <header class="issuer">
 <h1>${view.issuerName}</h1>
 ${view.issuerLines.map((line) => html`<p>${line}</p>`)}
-</header>
-<section aria-label="Belegdaten">${rows(view.meta)}</section>
-<section aria-label="Positionen">
+${view.documentTitle.length > 0 ? html`<h2 class="title">${view.documentTitle.map((line, index) => html`${index > 0 ? html`<br>` : null}${line}`)}</h2>\n` : null}</header>
+<section aria-label="${sections.meta}">${rows(view.meta)}</section>
+<section aria-label="${sections.items}">
 <table class="items">
-<thead class="sr"><tr><th scope="col">Artikel</th><th scope="col">Betrag</th><th scope="col">Steuer</th></tr></thead>
+<thead class="sr"><tr>${view.labels.itemColumns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
 <tbody>
 ${view.items.map(
   (item) =>
-    html`<tr><td>${item.description}<span class="detail">${item.detail}</span></td><td class="num">${item.amount}</td><td class="key">${item.taxKey}</td></tr>\n`,
+    html`<tr><td>${item.description}<span class="detail">${item.detail}</span></td><td class="num">${item.amount}</td><td class="key">${item.tax}</td></tr>\n`,
 )}</tbody>
 </table>
 ${view.discounts.length > 0 ? rows(view.discounts) : null}
 </section>
-<section aria-label="Summe">
+<section aria-label="${sections.total}">
 ${rows([view.total], 'total')}
-${view.tip ? rows([view.tip]) : null}
-${view.payments.length > 0 ? html`<div class="payments"><h2>Zahlung</h2>${rows(view.payments)}</div>` : null}
-</section>
-<section aria-label="Steuern">
-<table class="taxes">
-<thead><tr><th scope="col">Satz</th><th scope="col">Netto</th><th scope="col">MwSt</th><th scope="col">Brutto</th></tr></thead>
-<tbody>
-${view.taxes.map((row) => html`<tr>${taxCells(row, `${row.key} ${row.rate}`)}</tr>\n`)}</tbody>
-<tfoot><tr>${taxCells(view.taxTotal, view.taxTotal.rate)}</tr></tfoot>
-</table>
+${view.taxIncluded ? html`${rows([view.taxIncluded])}\n` : null}${view.tip ? rows([view.tip]) : null}
+${view.payments.length > 0 ? html`<div class="payments">${view.labels.payments ? html`<h2>${view.labels.payments}</h2>` : null}${rows(view.payments)}</div>` : null}
 </section>
 ${
-  fiscal && qrSvg
+  vatTable
+    ? html`<section aria-label="${sections.taxes}">
+<table class="taxes">
+<thead><tr>${vatTable.columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+<tbody>
+${vatTable.rows.map((row) => html`<tr>${taxCells(row, `${row.key} ${row.rate}`)}</tr>\n`)}</tbody>
+<tfoot><tr>${taxCells(vatTable.total, vatTable.total.rate)}</tr></tfoot>
+</table>
+</section>
+`
+    : null
+}${
+  fiscal
     ? html`<section class="fiscal">
-<h2>${fiscal.heading}</h2>
-<dl>
+${fiscal.heading ? html`<h2>${fiscal.heading}</h2>\n` : null}<dl>
 ${fiscal.rows.map((row) =>
   row.mono
     ? html`<div class="stack"><dt>${row.label}</dt><dd class="mono">${row.value}</dd></div>\n`

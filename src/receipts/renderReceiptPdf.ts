@@ -184,17 +184,24 @@ function drawReceipt(layout: ReceiptLayout, view: ReceiptView): void {
   layout.line(view.issuerName, NAME, 'center');
   layout.space(2);
   for (const text of view.issuerLines) layout.line(text, BODY, 'center');
+  if (view.documentTitle.length > 0) {
+    layout.space(4);
+    for (const text of view.documentTitle) layout.line(text, BOLD, 'center');
+  }
   layout.rule();
 
   for (const row of view.meta) layout.row(row);
   layout.rule();
 
+  // A letter key fits the narrow column; a rate or natura code ("22%", "N2.1") gets what it needs and a gap.
+  const widestTax = Math.max(0, ...view.items.map((item) => layout.widthOf(item.tax, BODY)));
+  const taxWidth = widestTax <= TAX_KEY_WIDTH ? TAX_KEY_WIDTH : widestTax + GAP;
   for (const item of view.items) {
     const amountWidth = Math.min(CONTENT_WIDTH / 2, layout.widthOf(item.amount, BODY));
     const main: Cell[] = [
-      { text: item.description, width: CONTENT_WIDTH - amountWidth - TAX_KEY_WIDTH },
+      { text: item.description, width: CONTENT_WIDTH - amountWidth - taxWidth },
       { text: item.amount, width: amountWidth, align: 'right' },
-      { text: item.taxKey, width: TAX_KEY_WIDTH, align: 'right' },
+      { text: item.tax, width: taxWidth, align: 'right' },
     ];
     const detail: Cell[] = [{ text: `  ${item.detail}`, width: CONTENT_WIDTH }];
     // Keeps a line and its quantity together across a page break.
@@ -207,32 +214,37 @@ function drawReceipt(layout: ReceiptLayout, view: ReceiptView): void {
   layout.rule();
 
   layout.row(view.total, TOTAL);
+  if (view.taxIncluded) layout.row(view.taxIncluded);
   if (view.tip) layout.row(view.tip);
   if (view.payments.length > 0) {
     layout.space(4);
-    layout.line('Zahlung', BOLD);
+    if (view.labels.payments) layout.line(view.labels.payments, BOLD);
     for (const row of view.payments) layout.row(row);
   }
-  layout.rule();
 
-  const rateWidth = CONTENT_WIDTH * 0.2;
-  const amountWidth = (CONTENT_WIDTH - rateWidth) / 3;
-  const taxRow = (cells: string[], font: Font): void =>
-    layout.cells(
-      cells.map((text, index) =>
-        index === 0 ? { text, width: rateWidth } : { text, width: amountWidth, align: 'right' as const },
-      ),
-      font,
-    );
-  taxRow(['Satz', 'Netto', 'MwSt', 'Brutto'], SMALL_BOLD);
-  for (const tax of view.taxes) taxRow([`${tax.key} ${tax.rate}`, tax.net, tax.tax, tax.gross], SMALL);
-  const total = view.taxTotal;
-  taxRow([total.rate, total.net, total.tax, total.gross], SMALL_BOLD);
+  if (view.vatTable) {
+    layout.rule();
+    const rateWidth = CONTENT_WIDTH * 0.2;
+    const amountWidth = (CONTENT_WIDTH - rateWidth) / 3;
+    const taxRow = (cells: string[], font: Font): void =>
+      layout.cells(
+        cells.map((text, index) =>
+          index === 0 ? { text, width: rateWidth } : { text, width: amountWidth, align: 'right' as const },
+        ),
+        font,
+      );
+    taxRow(view.vatTable.columns, SMALL_BOLD);
+    for (const tax of view.vatTable.rows) taxRow([`${tax.key} ${tax.rate}`, tax.net, tax.tax, tax.gross], SMALL);
+    const total = view.vatTable.total;
+    taxRow([total.rate, total.net, total.tax, total.gross], SMALL_BOLD);
+  }
 
   if (view.fiscal) {
     layout.rule();
-    layout.line(view.fiscal.heading, BOLD, 'center');
-    layout.space(2);
+    if (view.fiscal.heading) {
+      layout.line(view.fiscal.heading, BOLD, 'center');
+      layout.space(2);
+    }
     for (const row of view.fiscal.rows) {
       if (row.mono) {
         const value: Cell[] = [{ text: row.value, width: CONTENT_WIDTH }];
@@ -256,7 +268,7 @@ function createPdf(doc: ReceiptDocument, view: ReceiptView, pageHeight: number):
     ...pageOptions(pageHeight),
     // A fixed creation date keeps the output byte-identical for the same receipt.
     info: { Title: view.title, Author: doc.issuer.legalName, CreationDate: doc.issuedAt },
-    lang: 'de-DE',
+    lang: view.language,
     displayTitle: true,
   });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countryName } from '../../src/receipts/countryName.js';
-import { formatMoney, formatIssuedAt, formatQuantity, formatTaxRate } from '../../src/receipts/receiptFormat.js';
+import { formatMoney, formatIssuedAt, formatQuantity, formatTaxRate } from '../../src/receipts/receiptLocales.js';
 import { renderReceiptHtml } from '../../src/receipts/renderReceiptHtml.js';
 import { renderReceiptPdf, toWinAnsi } from '../../src/receipts/renderReceiptPdf.js';
 import { decodeQr, svgModules, toPgm } from '../support/qrImages.js';

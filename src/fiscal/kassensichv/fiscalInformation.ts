@@ -78,6 +78,7 @@ export function publishKassenSichVRecord(record: KassenSichVFiscalRecord): Publi
 /** The TSE data § 6 KassenSichV requires on a receipt, and the DSFinV-K receipt QR string. */
 export function kassenSichVReceiptSection(record: PublishedKassenSichVRecord): ReceiptFiscalSection {
   return {
+    title: [],
     heading: 'TSE-Daten',
     rows: [
       { label: 'TSE-Seriennummer', value: record.tss_serial_number, mono: true },

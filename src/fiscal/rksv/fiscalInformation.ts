@@ -50,6 +50,7 @@ const VIENNA = new Intl.DateTimeFormat('de-AT', { timeZone: 'Europe/Vienna', dat
  */
 export function rksvReceiptSection(record: PublishedRksvRecord): ReceiptFiscalSection {
   return {
+    title: [],
     heading: 'Registrierkasse (RKSV)',
     rows: [
       { label: 'Kassen-ID', value: record.cash_register_id, mono: true },

@@ -51,6 +51,10 @@ export const rt: FiscalRegime = {
 
   publish: (record) => record,
   receiptSection: (record) => rtReceiptSection(record as Parameters<typeof rtReceiptSection>[0]),
+  lineTaxCode(line) {
+    const tax = rtTaxOfLine(line, 0);
+    return tax.kind === 'natura' ? tax.natura : null;
+  },
 
   grossByVatRate(movement) {
     movement.lineItems.forEach(rtTaxOfLine);

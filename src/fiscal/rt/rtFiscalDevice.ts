@@ -92,7 +92,8 @@ export class RtFiscalDevice implements FiscalDevice {
         device_serial: request.reference.deviceSerial,
         issued_at: request.reference.issuedAt.toISOString(),
       },
-      verification: { url: null },
+      // The AdE offers no public check of a single documento commerciale; the customer's copy is the hosted receipt.
+      verification: { url: record.receiptUrl },
     };
   }
 

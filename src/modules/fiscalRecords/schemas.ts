@@ -72,7 +72,10 @@ export const rtDocumentFields = {
 };
 
 export const RtFiscalInformation = z
-  .object({ ...rtDocumentFields, verification: z.object({ url: z.string().nullable() }) })
+  .object({
+    ...rtDocumentFields,
+    verification: z.object({ url: z.string().nullable().describe('The hosted receipt page of the document: the customer’s electronic copy') }),
+  })
   .meta({ id: 'RtFiscalInformation' });
 
 export const FiscalInformation = z

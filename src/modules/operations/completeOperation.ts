@@ -10,7 +10,8 @@ import { newId } from '../../lib/ids.js';
 import type { FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
 import { returnedOriginalOf } from './returnedOriginal.js';
 import type { Finalize } from '../common/transactions.js';
-import { issueReceipt } from '../receipts/service.js';
+import { issueReceipt, newReceiptToken } from '../receipts/service.js';
+import { hostedReceiptUrl } from '../receipts/presenter.js';
 import type { ReceiptPlace } from '../receipts/snapshot.js';
 import { assertCompletableInSession, lockedSessionOf } from './boundSession.js';
 import { violationError } from './createGoodsMovement.js';
@@ -128,6 +129,7 @@ export async function completeOperation(
     const violations = validatePayments(type, operation.totalAmount!.toFixed(), payments, operation.currency);
     if (violations.length) throw violationError(violations);
 
+    const receiptToken = newReceiptToken();
     let fiscalInformation: FiscalRecord | null = null;
     if (operation.source === 'POS') {
       if (!operation.registerId) throw validationError('A POS operation needs a register to complete', { field: 'register_id' });
@@ -135,6 +137,7 @@ export async function completeOperation(
         kind: 'goods_movement',
         operationId: operation.id,
         documentNumber: String(operation.sequenceNumber),
+        receiptUrl: hostedReceiptUrl(ctx.publicBaseUrl, receiptToken),
         operationType: type,
         lineItems: lineItemsOf(operation),
         cartLevelDiscounts: discountsOf(operation),
@@ -156,7 +159,7 @@ export async function completeOperation(
       updatedAt: now,
     };
     // The receipt is built from the completed state before it is written, so the operation is updated once.
-    completed.receiptId = await issueReceipt(sql, merchant, completed, now, placeOf(row));
+    completed.receiptId = await issueReceipt(sql, merchant, completed, now, placeOf(row), receiptToken);
     await sql.query(
       `UPDATE operations
           SET status = 'completed', payments = $2::jsonb, completed_at = $3, fiscal_information = $4::jsonb,

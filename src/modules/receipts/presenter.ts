@@ -7,12 +7,12 @@ const num = (value: string): number => Number(value);
 
 export const snapshotOf = (receipt: Receipt) => receipt.document as unknown as ReceiptSnapshot;
 
+/** The customer's page of the receipt with `publicToken`. */
+export const hostedReceiptUrl = (publicBaseUrl: string, publicToken: string) => `${publicBaseUrl}/receipts/${publicToken}`;
+
 export function receiptLinks(publicBaseUrl: string, receipt: Receipt) {
-  return {
-    self: `${publicBaseUrl}/v1/receipts/${receipt.id}`,
-    pdf: `${publicBaseUrl}/receipts/${receipt.publicToken}/pdf`,
-    hosted: `${publicBaseUrl}/receipts/${receipt.publicToken}`,
-  };
+  const hosted = hostedReceiptUrl(publicBaseUrl, receipt.publicToken);
+  return { self: `${publicBaseUrl}/v1/receipts/${receipt.id}`, pdf: `${hosted}/pdf`, hosted };
 }
 
 export function presentReceipt(receipt: Receipt, publicBaseUrl: string): ReceiptView {

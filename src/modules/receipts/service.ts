@@ -15,21 +15,28 @@ export async function receiptPlaceOf(tx: Tx, operation: Operation): Promise<Rece
   return { location, register };
 }
 
-/** Issues the receipt of a completed operation inside the completing transaction; returns its id. */
+/**
+ * The public token of a receipt about to be issued. It is drawn before the operation is signed,
+ * so the fiscal record can name the hosted page; the hosted link is the customer's only
+ * credential: 32 base62 characters (~190 bits).
+ */
+export const newReceiptToken = (): string => randomBase62(32);
+
+/** Issues the receipt of a completed operation inside the completing transaction, under `publicToken` (newReceiptToken); returns its id. */
 export async function issueReceipt(
   sql: SqlClient,
   merchant: Merchant,
   operation: Operation,
   issuedAt: Date,
   place: ReceiptPlace,
+  publicToken: string,
 ): Promise<string> {
   const id = newId('rcp');
   const document = buildReceiptSnapshot({ operation, merchant, ...place, issuedAt });
   await sql.query(
     `INSERT INTO receipts (id, merchant_id, operation_id, public_token, status, issued_at, document)
      VALUES ($1, $2, $3, $4, 'available', $5, $6::jsonb)`,
-    // The hosted link is the customer's only credential: 32 base62 characters (~190 bits).
-    [id, merchant.id, operation.id, randomBase62(32), issuedAt, JSON.stringify(document)],
+    [id, merchant.id, operation.id, publicToken, issuedAt, JSON.stringify(document)],
   );
   return id;
 }

@@ -4,9 +4,9 @@ import { formatAmount, sumAmounts } from '../../domain/money.js';
 import { defaultTimeZone } from '../../domain/countryTimeZones.js';
 import { grossByVatRate, vatRateOfLine, vatTable } from '../../domain/vatBreakdown.js';
 import type { ReceiptDocument } from '../../receipts/receiptDocument.js';
-import { PRINTED_PLACES } from '../../receipts/receiptFormat.js';
+import { PRINTED_PLACES } from '../../receipts/receiptLocales.js';
 import type { AddressValue } from '../../db/records/address.js';
-import { receiptSectionOf, signedGrossByVatRate } from '../../fiscal/regimes.js';
+import { lineTaxCodeOf, receiptSectionOf, signedGrossByVatRate } from '../../fiscal/regimes.js';
 import { presentFiscalInformation } from '../fiscalRecords/presenter.js';
 import type { FiscalInformationView } from '../fiscalRecords/schemas.js';
 import { discountsOf, lineItemsOf, paymentsOf } from '../../db/records/operation.js';
@@ -42,7 +42,17 @@ export interface ReceiptSnapshot {
     address: { line1: string; line2?: string | null; state?: string | null; city: string; postal_code: string; country_code: string };
     tax_id: string | null;
   };
-  line_items: { id: string; description: string; quantity: number; unit_price: string; total_amount: string; tax_rate: string; tax_amount: string }[];
+  /** `tax_code`: what the regime prints instead of the rate (an Italian natura code), or null; absent in receipts issued before it was kept here. */
+  line_items: {
+    id: string;
+    description: string;
+    quantity: number;
+    unit_price: string;
+    total_amount: string;
+    tax_rate: string;
+    tax_code?: string | null;
+    tax_amount: string;
+  }[];
   cart_discounts: { description: string | null; amount: string }[];
   totals: { total_gross: string; total_net: string; total_tax: string; tip: string };
   /** The VAT table's rows (vatTable), in cents, from the gross per rate that was signed. */
@@ -51,6 +61,7 @@ export interface ReceiptSnapshot {
   fiscal: FiscalInformationView | null;
 }
 
+/** The tax id of the merchant's fiscal identity in the country the receipt is issued in (an Italian partita IVA in Italy), else of its first. */
 function merchantTaxId(merchant: Merchant, countryCode: string): string | null {
   const identities = merchant.fiscalIdentities as Record<string, string>[];
   const identity = identities.find((candidate) => candidate.country_code === countryCode) ?? identities[0];
@@ -82,6 +93,7 @@ export function buildReceiptSnapshot(input: {
     unit_price: line.unit_price,
     total_amount: line.total_amount,
     tax_rate: vatRateOfLine(line).toString(),
+    tax_code: record && lineTaxCodeOf(record, line),
     tax_amount: formatAmount(sumAmounts(line.taxes.map((tax) => tax.tax_amount))),
   }));
   const movement = { lineItems, cartLevelDiscounts: discountsOf(operation), tipAmount: operation.tipAmount!.toFixed() };
@@ -117,7 +129,7 @@ export function buildReceiptSnapshot(input: {
         postal_code: address.postal_code,
         country_code: address.country_code,
       },
-      tax_id: merchantTaxId(merchant, merchant.countryCode),
+      tax_id: merchantTaxId(merchant, address.country_code),
     },
     line_items: lines,
     cart_discounts: movement.cartLevelDiscounts.map((discount) => ({ description: discount.description, amount: discount.amount })),
@@ -188,6 +200,7 @@ export function toReceiptDocument(snapshot: ReceiptSnapshot): ReceiptDocument {
       unitPrice: line.unit_price,
       totalAmount: line.total_amount,
       taxRate: line.tax_rate,
+      taxCode: line.tax_code ?? null,
       taxAmount: line.tax_amount,
     })),
     cartDiscounts: snapshot.cart_discounts,

@@ -47,9 +47,11 @@ export async function runFiscalRetryPass(ctx: AppContext, options: FiscalRetryPa
       const refund = await tx.operation.findUniqueOrThrow({ where: { id: rows[0].id } });
       const organization = await tx.merchant.findUniqueOrThrow({ where: { id: refund.merchantId } });
       const register = await findRegister(tx, organization, refund.registerId!);
+      // A refund's receipt is issued when it completes, so the signature names that receipt's page.
+      const receipt = await tx.receipt.findUniqueOrThrow({ where: { operationId: refund.id }, select: { publicToken: true } });
       let outcome: SigningOutcome;
       try {
-        outcome = await signRefund(ctx, tx, register, refund);
+        outcome = await signRefund(ctx, tx, register, refund, receipt.publicToken);
       } catch (error) {
         // The register can no longer sign (decommissioned, device inactive): keep it failed, try later.
         if (!(error instanceof DomainError) || error.kind !== 'unprocessable') throw error;

@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../db/transaction.js';
 import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
 import { assertCompletableInSession, lockedSessionOf, type BoundSession } from '../operations/boundSession.js';
-import { issueReceipt, receiptPlaceOf } from '../receipts/service.js';
+import { issueReceipt, newReceiptToken, receiptPlaceOf } from '../receipts/service.js';
 import { findRegister, lockRegister } from '../registers/service.js';
 import { refundDataOf, type StoredRefundData } from './records.js';
 import type { CreateRefundInput } from './schemas.js';
@@ -166,7 +166,8 @@ export async function completeRefund(ctx: AppContext, organization: Merchant, id
     const [session] = refund.sessionId ? await sqlOf(tx).query<BoundSession>(lockedSessionOf('$1'), [refund.sessionId]) : [];
     assertCompletableInSession(session ?? null);
     const register = await findRegister(tx, organization, refund.registerId!);
-    const outcome = await signRefund(ctx, tx, register, refund);
+    const receiptToken = newReceiptToken();
+    const outcome = await signRefund(ctx, tx, register, refund, receiptToken);
     const now = new Date();
     const completed = await tx.operation.update({
       where: { id },
@@ -178,7 +179,7 @@ export async function completeRefund(ctx: AppContext, organization: Merchant, id
         updatedAt: now,
       },
     });
-    const receiptId = await issueReceipt(sqlOf(tx), organization, completed, now, await receiptPlaceOf(tx, completed));
+    const receiptId = await issueReceipt(sqlOf(tx), organization, completed, now, await receiptPlaceOf(tx, completed), receiptToken);
     const withReceipt = await tx.operation.update({ where: { id }, data: { receiptId } });
     await finalize?.(sqlOf(tx), withReceipt);
     return withReceipt;

@@ -7,6 +7,7 @@ import { returnedOriginalOf } from '../operations/returnedOriginal.js';
 import { signOrRecordFailure } from '../common/fiscalSigning.js';
 import { lineItemsOf, paymentsOf, type StoredLineItem, type StoredPayment } from '../../db/records/operation.js';
 import { deviceDescriptionOf } from '../registers/presenter.js';
+import { hostedReceiptUrl } from '../receipts/presenter.js';
 import { fiscalRegisterOf } from '../registers/service.js';
 import type { Tx } from '../../db/transaction.js';
 import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
@@ -19,11 +20,13 @@ import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
 export function refundToSign(
   refund: { id: string; sequenceNumber: number | null; lineItems: StoredLineItem[]; payments: StoredPayment[] },
   original: ReturnedOriginal | null,
+  receiptUrl: string,
 ): GoodsMovementToSign {
   return {
     kind: 'goods_movement',
     operationId: refund.id,
     documentNumber: String(refund.sequenceNumber),
+    receiptUrl,
     operationType: 'return',
     lineItems: refund.lineItems,
     cartLevelDiscounts: [],
@@ -51,10 +54,14 @@ export function nextAttemptAt(attempts: number, now: Date): Date {
  * is 422; a device failure is returned, its partial work rolled back, so the
  * caller can record the refund as completed with fiscal_state failed.
  */
-export async function signRefund(ctx: AppContext, tx: Tx, register: Register, refund: Operation): Promise<SigningOutcome> {
+export async function signRefund(ctx: AppContext, tx: Tx, register: Register, refund: Operation, receiptToken: string): Promise<SigningOutcome> {
   const sql = await cancellableSqlOf(tx, ctx.sql);
   const original = await returnedOriginalOf(sql, refund.merchantId, refund);
-  const movement = refundToSign({ id: refund.id, sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) }, original);
+  const movement = refundToSign(
+    { id: refund.id, sequenceNumber: refund.sequenceNumber, lineItems: lineItemsOf(refund), payments: paymentsOf(refund) },
+    original,
+    hostedReceiptUrl(ctx.publicBaseUrl, receiptToken),
+  );
   const outcome = await signOrRecordFailure(ctx, sql, fiscalRegisterOf(register), movement);
   if (outcome.ok) return { ok: true, record: outcome.record! };
   const device = deviceDescriptionOf(register);

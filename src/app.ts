@@ -23,9 +23,12 @@ import { nulGuardPlugin } from './http/nulGuard.js';
 import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
+import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
 import { SecretBox } from './lib/secretBox.js';
 import { UrlSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
+import { dailyClosureRoutes } from './modules/dailyClosures/routes.js';
+import { AutomaticClosures } from './modules/dailyClosures/automaticClosures.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
@@ -91,11 +94,18 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   const fiscalRetry = new FiscalRetryWorker(ctx, app.log);
   app.addHook('onReady', async () => fiscalRetry.start());
   app.addHook('onClose', async () => fiscalRetry.stop());
+  const automaticClosures = new AutomaticClosures(ctx, app.log);
+  app.addHook('onReady', async () => automaticClosures.start());
+  app.addHook('onClose', async () => automaticClosures.stop());
   if (config.exportWorker === 'inline') {
     const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log);
     ctx.exportWorker = worker;
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
+    const transmissions = createTransmissionWorker(ctx.db, config, app.log, clock);
+    ctx.transmissionWorker = transmissions;
+    app.addHook('onReady', async () => transmissions.start());
+    app.addHook('onClose', async () => transmissions.stop());
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -135,6 +145,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
       await v1.register(nullReceiptRoutes);
       await v1.register(operationRoutes);
       await v1.register(exportRoutes);
+      await v1.register(dailyClosureRoutes);
     },
     { prefix: '/v1' },
   );

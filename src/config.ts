@@ -28,6 +28,9 @@ const ConfigSchema = z.object({
   EXPORT_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 24 * 3600).default(900),
   EXPORT_POLL_MS: z.coerce.number().int().min(50).default(1000),
   EXPORT_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  RT_TRANSMISSION_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(2000),
+  RT_CLOSURE_TIME: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)').default('23:50'),
+  RT_CLOSURE_CHECK_MS: z.coerce.number().int().min(10).default(30_000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -58,6 +61,12 @@ export interface Config {
   exportUrlTtlSeconds: number;
   exportPollMs: number;
   exportLeaseMs: number;
+  /** The first retry delay of an RT closure's transmission; retries double it, up to 30 s. */
+  rtTransmissionRetryMs: number;
+  /** Local time in Italy (Europe/Rome, HH:MM) of the automatic daily closure of RT registers. */
+  rtClosureTime: string;
+  /** How often the server looks whether the automatic closure is due. */
+  rtClosureCheckMs: number;
 }
 
 /**
@@ -105,5 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     exportUrlTtlSeconds: raw.EXPORT_URL_TTL_SECONDS,
     exportPollMs: raw.EXPORT_POLL_MS,
     exportLeaseMs: raw.EXPORT_LEASE_MS,
+    rtTransmissionRetryMs: raw.RT_TRANSMISSION_RETRY_MS,
+    rtClosureTime: raw.RT_CLOSURE_TIME,
+    rtClosureCheckMs: raw.RT_CLOSURE_CHECK_MS,
   };
 }

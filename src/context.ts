@@ -3,6 +3,7 @@ import type { Database, Prisma } from './db/database.js';
 import type { SqlDatabase } from './db/sql.js';
 import type { IdempotencyStore } from './http/idempotency.js';
 import type { ExportWorker } from './exports/exportWorker.js';
+import type { TransmissionWorker } from './fiscal/rt/transmission/transmissionWorker.js';
 import type { SecretBox } from './lib/secretBox.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 
@@ -23,6 +24,8 @@ export interface AppContext {
   urlSigner: UrlSigner;
   /** The in-process export worker, when EXPORT_WORKER=inline. */
   exportWorker?: ExportWorker;
+  /** The in-process worker that transmits RT daily closures, when EXPORT_WORKER=inline. */
+  transmissionWorker?: TransmissionWorker;
 }
 
 declare module 'fastify' {

@@ -1,4 +1,4 @@
-// npm run worker: builds export jobs outside the server (run the server with EXPORT_WORKER=off).
+// npm run worker: builds export jobs and transmits RT daily closures outside the server (run the server with EXPORT_WORKER=off).
 // On PostgreSQL several workers may run at once; the embedded database serves one process at a
 // time, so there the worker refuses to start while the server holds DATA_DIR.
 // SIGTERM finishes the job in hand, then exits.
@@ -6,6 +6,7 @@ import pino from 'pino';
 import { openMigratedDatabase, secretsKeyFor } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
+import { createTransmissionWorker } from '../fiscal/rt/transmission/createTransmissionWorker.js';
 import { logDestination } from '../lib/logDestination.js';
 import { SecretBox } from '../lib/secretBox.js';
 import { openDatabaseOrExit } from './openDatabaseOrExit.js';
@@ -17,10 +18,12 @@ const database = await openDatabaseOrExit(() => openMigratedDatabase(config));
 const secrets = new SecretBox(secretsKeyFor(config));
 const worker = createExportWorker({ db: database.prisma, sql: database.sql, secrets }, config, log);
 worker.start();
-log.info({ worker_id: worker.id }, 'export worker started');
+const transmissions = createTransmissionWorker(database.prisma, config, log);
+transmissions.start();
+log.info({ worker_id: worker.id }, 'export and transmission worker started');
 
 const shutdown = async () => {
-  await worker.stop();
+  await Promise.all([worker.stop(), transmissions.stop()]);
   await database.close();
   process.exit(0);
 };

@@ -45,3 +45,13 @@ export function instantAtLocal(local: LocalDateTime, timeZone: string): Date {
   for (let reading = 0; reading < 2; reading += 1) instant += wanted - wallClock(localDateTimeOf(new Date(instant), timeZone));
   return new Date(instant);
 }
+
+/** The instant the local day of `at` began in `timeZone`. */
+export const startOfLocalDay = (at: Date, timeZone: string): Date =>
+  instantAtLocal({ ...localDateTimeOf(at, timeZone), hour: '00', minute: '00', second: '00' }, timeZone);
+
+/** Whether the wall clock of `timeZone` at `at` shows `time` ("HH:MM", zero-padded) or later. */
+export function isAtOrAfterLocalTime(at: Date, time: string, timeZone: string): boolean {
+  const { hour, minute } = localDateTimeOf(at, timeZone);
+  return `${hour}:${minute}` >= time;
+}

@@ -1,41 +1,31 @@
 import type { ExportJob } from '../db/generated/client.js';
 import type { Prisma } from '../db/database.js';
+import { JobQueue } from '../db/jobQueue.js';
 
 /**
- * The export_jobs table as a queue. A worker claims the oldest pending job, or
- * a running one whose lease expired (its worker died), with FOR UPDATE SKIP
- * LOCKED, so two workers never take the same job; while building it renews
- * the lease; it finishes only if it still holds the job (same worker, same attempt).
+ * The export_jobs table as a job queue (src/db/jobQueue.ts): claiming and
+ * leases are the queue's; the archive's pieces and the outcome are the exports'.
  */
 export class ExportQueue {
+  private readonly jobs: JobQueue;
+
   constructor(
     private readonly db: Prisma,
-    private readonly leaseMs: number,
-  ) {}
+    leaseMs: number,
+  ) {
+    this.jobs = new JobQueue(db, 'export_jobs', leaseMs);
+  }
 
   async claim(workerId: string): Promise<ExportJob | null> {
-    const rows = await this.db.$queryRaw<{ id: string }[]>`
-      UPDATE export_jobs
-         SET status = 'running', worker_id = ${workerId}, attempts = attempts + 1,
-             locked_until = now() + make_interval(secs => ${this.leaseMs / 1000}),
-             started_at = COALESCE(started_at, now())
-       WHERE id = (
-         SELECT id FROM export_jobs
-          WHERE status = 'pending' OR (status = 'running' AND locked_until < now())
-          ORDER BY created_at
-          FOR UPDATE SKIP LOCKED
-          LIMIT 1)
-      RETURNING id`;
-    if (!rows.length) return null;
-    return this.db.exportJob.findUnique({ where: { id: rows[0].id } });
+    const id = await this.jobs.claim(workerId);
+    if (!id) return null;
+    await this.db.$executeRaw`UPDATE export_jobs SET started_at = COALESCE(started_at, now()) WHERE id = ${id}`;
+    return this.db.exportJob.findUnique({ where: { id } });
   }
 
   /** Extends the lease; false when the job was taken over (this worker must stop). */
-  async renew(job: ExportJob): Promise<boolean> {
-    const updated = await this.db.$executeRaw`
-      UPDATE export_jobs SET locked_until = now() + make_interval(secs => ${this.leaseMs / 1000})
-       WHERE id = ${job.id} AND worker_id = ${job.workerId} AND attempts = ${job.attempts} AND status = 'running'`;
-    return updated === 1;
+  renew(job: ExportJob): Promise<boolean> {
+    return this.jobs.renew(job);
   }
 
   /** Appends one piece of the archive being built by this attempt. */
@@ -54,22 +44,20 @@ export class ExportQueue {
       UPDATE export_jobs
          SET status = 'completed', completed_at = now(), locked_until = NULL, error = NULL,
              byte_size = ${byteSize}, file_sha256 = ${sha256}
-       WHERE id = ${job.id} AND worker_id = ${job.workerId} AND attempts = ${job.attempts} AND status = 'running'`;
+       WHERE ${this.jobs.held(job)}`;
     return updated === 1;
   }
 
   /** Gives the job back to the queue after an unexpected failure of this attempt. */
   async release(job: ExportJob): Promise<void> {
-    await this.db.$executeRaw`
-      UPDATE export_jobs SET status = 'pending', locked_until = NULL, worker_id = NULL
-       WHERE id = ${job.id} AND worker_id = ${job.workerId} AND attempts = ${job.attempts} AND status = 'running'`;
+    await this.jobs.release(job);
   }
 
   async fail(job: ExportJob, error: { message: string; details?: Record<string, unknown> }): Promise<boolean> {
     const updated = await this.db.$executeRaw`
       UPDATE export_jobs
          SET status = 'failed', completed_at = now(), locked_until = NULL, error = ${JSON.stringify(error)}::jsonb
-       WHERE id = ${job.id} AND worker_id = ${job.workerId} AND attempts = ${job.attempts} AND status = 'running'`;
+       WHERE ${this.jobs.held(job)}`;
     return updated === 1;
   }
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExportJob } from '../db/generated/client.js';
+import { PollingWorker } from '../lib/pollingWorker.js';
 import { ChunkWriter } from './chunkWriter.js';
 import type { ExportQueue } from './exportQueue.js';
 
@@ -34,53 +34,37 @@ export interface ExportWorkerOptions {
  * `npm run worker`. A job whose worker dies is taken over after its lease.
  */
 export class ExportWorker {
-  readonly id = `worker-${process.pid}-${randomBytes(4).toString('hex')}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly loop: PollingWorker;
 
-  constructor(private readonly options: ExportWorkerOptions) {}
+  constructor(private readonly options: ExportWorkerOptions) {
+    this.loop = new PollingWorker({
+      name: 'export',
+      log: options.log,
+      pollMs: options.pollMs,
+      runOne: async (workerId) => {
+        const job = await options.queue.claim(workerId);
+        if (!job) return false;
+        await this.run(job);
+        return true;
+      },
+    });
+  }
+
+  get id(): string {
+    return this.loop.id;
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Looks for work now (a job was just created in this process). */
   wake(): void {
-    if (!this.stopped && !this.running) this.schedule(0);
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (this.stopped || this.running) return;
-      this.running = this.drain().finally(() => {
-        this.running = undefined;
-        if (!this.stopped) this.schedule(this.options.pollMs);
-      });
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped) {
-      let job: ExportJob | null;
-      try {
-        job = await this.options.queue.claim(this.id);
-      } catch (error) {
-        this.options.log.warn({ err: error }, 'export queue unavailable');
-        return;
-      }
-      if (!job) return;
-      await this.run(job);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Builds one job under a renewed lease; losing the lease abandons the attempt. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantAtLocal, localDateTimeOf, type LocalDateTime } from '../../src/domain/localTime.js';
+import { instantAtLocal, isAtOrAfterLocalTime, localDateTimeOf, startOfLocalDay, type LocalDateTime } from '../../src/domain/localTime.js';
 
 const local = (text: string): LocalDateTime => {
   const [year, month, day, hour, minute, second] = text.split(/[- :]/);
@@ -25,5 +25,19 @@ describe('instantAtLocal', () => {
 
   it('moves a wall time the spring change skips an hour later', () => {
     expect(localDateTimeOf(instantAtLocal(local('2026-03-29 02:30:00'), 'Europe/Rome'), 'Europe/Rome')).toMatchObject({ hour: '03', minute: '30' });
+  });
+});
+
+describe('the RT closure time in Europe/Rome', () => {
+  it('is reached at the local time in winter (UTC+1) and summer (UTC+2)', () => {
+    expect(isAtOrAfterLocalTime(new Date('2026-01-15T22:49:00Z'), '23:50', 'Europe/Rome')).toBe(false);
+    expect(isAtOrAfterLocalTime(new Date('2026-01-15T22:50:00Z'), '23:50', 'Europe/Rome')).toBe(true);
+    expect(isAtOrAfterLocalTime(new Date('2026-07-15T21:50:00Z'), '23:50', 'Europe/Rome')).toBe(true);
+    expect(isAtOrAfterLocalTime(new Date('2026-07-15T22:10:00Z'), '23:50', 'Europe/Rome')).toBe(false);
+  });
+
+  it('counts one closure per local day from its start', () => {
+    expect(startOfLocalDay(new Date('2026-01-15T22:50:30Z'), 'Europe/Rome').toISOString()).toBe('2026-01-14T23:00:00.000Z');
+    expect(startOfLocalDay(new Date('2026-07-15T21:50:00Z'), 'Europe/Rome').toISOString()).toBe('2026-07-14T22:00:00.000Z');
   });
 });

@@ -58,3 +58,25 @@ describe('an Italian register on an Epson RT printer', () => {
     expect(json(await getOp(t.app, fx.headers, sale.id)).status).toBe('open');
   });
 });
+
+describe('the daily closure of an Epson RT printer', () => {
+  it('runs printZReport, totals the day, and leaves COR10 and its transmission to the printer', async () => {
+    const fx = await itaRegisterWithSession(t.app, apiKey, epson());
+    const sale = json(await createOperation(t.app, fx.headers, itaMovement(fx, 'sale', [itaLine('Vino', '12.20', '0.22')])));
+    expect((await completeOp(t.app, fx.headers, sale, [{ method: 'cash', amount: '12.20' }])).statusCode).toBe(200);
+    const response = await t.app.inject({ method: 'POST', url: `/v1/registers/${fx.registerId}/daily-closures`, headers: { ...fx.headers, 'idempotency-key': crypto.randomUUID() } });
+    expect(response.statusCode).toBe(201);
+    expect(json(response)).toMatchObject({
+      fiscal_day: 42,
+      document_count: 1,
+      totals: [{ vat_rate: '0.22', amount: '10.00', tax: '2.20', returns: '0.00' }],
+      paid_cash: '12.20',
+      transmission: { status: 'transmitted', transmitted_at: null, errors: [] },
+      links: { cor10: null },
+    });
+    expect(printer.requests.at(-1)!.commands.map((command) => command.name)).toContain('printZReport');
+    const next = json(await createOperation(t.app, fx.headers, itaMovement(fx, 'sale', [itaLine('Pane', '2.00', '0.10')])));
+    const completed = json(await completeOp(t.app, fx.headers, next, [{ method: 'cash', amount: '2.00' }]));
+    expect(completed.fiscal_information.document_number).toMatch(/^0043-\d{4}$/);
+  });
+});

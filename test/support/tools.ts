@@ -9,6 +9,7 @@ const PACKAGE_OF_TOOL: Record<string, string> = {
   pdftoppm: 'poppler-utils',
   pdfinfo: 'poppler-utils',
   zbarimg: 'zbar-tools',
+  xmlsec1: 'xmlsec1',
   jq: 'jq',
   curl: 'curl',
   unzip: 'unzip',

@@ -50,6 +50,11 @@ export interface RtDayClosure {
   /** The fiscal day closed (the device's new Z counter). */
   fiscalDay: number;
   closedAt: Date;
+  /**
+   * A printer makes, signs and transmits its COR10 itself; for the simulator
+   * the service does it in the device's name.
+   */
+  transmittedByDevice: boolean;
 }
 
 /**

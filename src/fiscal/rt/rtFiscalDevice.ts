@@ -27,7 +27,7 @@ const LOCK_DEVICE = `
 const RECORD_NUMBERING = `UPDATE rt_devices SET fiscal_day = $2, progressive = $3 WHERE id = $1`;
 
 /** The register's fiscalization.rt shows the open fiscal day: written when the device reports another one. */
-const RECORD_FISCAL_DAY = `
+export const RECORD_FISCAL_DAY = `
   UPDATE registers SET device_details = jsonb_set(device_details, '{fiscal_day}', to_jsonb($2::int))
    WHERE id = $1 AND (device_details->>'fiscal_day')::int IS DISTINCT FROM $2::int`;
 
@@ -64,7 +64,7 @@ export class RtFiscalDevice implements FiscalDevice {
   constructor(
     private readonly deviceId: string,
     private readonly registerId: string,
-    private readonly driverOf: (device: RtDeviceRow, sql: SqlClient) => RtDriver,
+    private readonly driverOf: (device: RtDeviceRow) => RtDriver,
   ) {}
 
   async sign(exchange: DeviceExchange, record: RecordToSign): Promise<RtFiscalRecord | null> {
@@ -74,7 +74,7 @@ export class RtFiscalDevice implements FiscalDevice {
     const device = await exchange(1, async (sql) => {
       const [row] = await sql.query<RtDeviceRow>(LOCK_DEVICE, [this.deviceId]);
       if (!row || row.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RT device is out of service');
-      return { row, driver: this.driverOf(row, sql) };
+      return { row, driver: this.driverOf(row) };
     });
     const issued = await device.driver.issueDocument(exchange, request);
     await exchange(2, (sql) => this.journal(sql, record, request, issued));

@@ -2,6 +2,7 @@ import type { Register as RegisterRecord } from '../../db/generated/client.js';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEVICE_SIMULATIONS } from '../../fiscal/simulatedFaults.js';
+import { AUTHORITY_SIMULATIONS } from '../../fiscal/rt/transmission/sandboxAuthority.js';
 import { notFound } from '../../domain/errors.js';
 import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
@@ -10,8 +11,11 @@ import { decommissionRegister, fiscalizeRegister, setDeviceSimulation } from './
 import { registerResult } from './routes.js';
 import { FiscalizeBody, Register } from './schemas.js';
 
-const SimulationBody = z.strictObject({ fiscal_device: z.enum(DEVICE_SIMULATIONS) });
-const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS) });
+const SimulationBody = z.strictObject({
+  fiscal_device: z.enum(DEVICE_SIMULATIONS),
+  authority: z.enum(AUTHORITY_SIMULATIONS).optional().describe('RT registers only: how the sandbox authority answers the daily closures\' transmissions'),
+});
+const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS), authority: z.enum(AUTHORITY_SIMULATIONS).optional() });
 
 /** Register fiscalization (KassenSichV), decommission, and the sandbox's device simulation. */
 export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -73,13 +77,14 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: StyleMHeaders,
         params: IdParams,
         body: SimulationBody,
-        response: { 200: Simulation.describe("The register's device simulation now in force"), ...errorResponses(400, 403, 404) },
+        response: { 200: Simulation.describe("The register's device simulation now in force"), ...errorResponses(400, 403, 404, 422) },
       },
     },
     async (request) => {
       if (app.ctx.config.environment !== 'sandbox') throw notFound('route');
-      const register = await setDeviceSimulation(app.ctx, request.merchant, request.params.id, request.body.fiscal_device);
-      return { register_id: register.id, fiscal_device: request.body.fiscal_device };
+      const { fiscal_device, authority } = request.body;
+      const register = await setDeviceSimulation(app.ctx, request.merchant, request.params.id, fiscal_device, authority);
+      return { register_id: register.id, fiscal_device, ...(authority ? { authority } : {}) };
     },
   );
 };

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { FiscalPreconditionError } from '../../fiscal/fiscalDevice.js';
 import { builtRegimeCountries, regimeForCountry, regimeNamed } from '../../fiscal/regimes.js';
 import type { DeviceSimulation } from '../../fiscal/simulatedFaults.js';
+import type { AuthoritySimulation } from '../../fiscal/rt/transmission/sandboxAuthority.js';
 import { conflict, validationError } from '../../domain/errors.js';
 import type { AddressValue } from '../../db/records/address.js';
 import type { Finalize } from '../common/transactions.js';
@@ -129,9 +130,17 @@ export async function setDeviceSimulation(
   merchant: Merchant,
   id: string,
   mode: DeviceSimulation,
+  authority?: AuthoritySimulation,
 ): Promise<Register> {
   return ctx.db.$transaction(async (tx) => {
-    await lockRegister(tx, merchant, id);
+    const register = await lockRegister(tx, merchant, id);
+    if (authority !== undefined) {
+      // Only an RT transmits to an authority (its daily closures' COR10).
+      if (register.regime !== 'RT' || !register.deviceId) {
+        throw validationError('authority applies to fiscalized Italian (RT) registers only', { field: 'authority', regime: register.regime });
+      }
+      await tx.rtDevice.update({ where: { id: register.deviceId }, data: { authoritySimulation: authority } });
+    }
     return tx.register.update({ where: { id }, data: { deviceSimulation: mode } });
   });
 }

@@ -49,6 +49,6 @@ export class EpsonFpmateDriver implements RtDriver {
   async closeDay(exchange: DeviceExchange): Promise<RtDayClosure> {
     const body = soapRequest('printerFiscalReport', zReportCommands(this.options.timeoutMs));
     const answer = readAnswer(await postToPrinter(exchange, this.settings.endpoint, body, this.options.timeoutMs));
-    return { fiscalDay: counterOf(answer, 'zRepNumber'), closedAt: this.options.clock() };
+    return { fiscalDay: counterOf(answer, 'zRepNumber'), closedAt: this.options.clock(), transmittedByDevice: true };
   }
 }

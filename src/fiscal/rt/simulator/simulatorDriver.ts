@@ -37,7 +37,7 @@ export class SimulatorDriver implements RtDriver {
     return exchange(1, async (sql) => {
       const [row] = await sql.query<{ closed_day: number }>(CLOSE_DAY, [this.deviceId]);
       if (!row) throw new FiscalDeviceError(1, 'inactive', 'The RT device is out of service');
-      return { fiscalDay: row.closed_day, closedAt: this.clock() };
+      return { fiscalDay: row.closed_day, closedAt: this.clock(), transmittedByDevice: false };
     });
   }
 }

@@ -107,6 +107,8 @@ describe('documents of an Italian register', () => {
     };
     await refused(itaMovement(fx, 'sale', [itaLine('Pane', '3.00', '0.07')]), 'line_items[0].taxes[0].rate');
     await refused(itaMovement(fx, 'sale', [{ ...itaLine('Pane', '3.00', 'N4'), taxes: [{ name: 'esente', rate: '0', tax_amount: '0' }] }]), 'line_items[0].taxes[0].name');
+    // N7 is an invoice's nature: the COR10 of the daily closure cannot carry it.
+    await refused(itaMovement(fx, 'sale', [itaLine('Servizio', '3.00', 'N7')]), 'line_items[0].taxes[0].name');
     await refused(itaMovement(fx, 'exchange', [itaLine('Pane', '3.00', '0.04')], { related_operation_id: null, external_related_operation: { description: 'x', external_operation_id: 'y' } }), 'type');
     await refused(itaMovement(fx, 'sale', [itaLine('Pane', '3.00', '0.04')], { lottery_code: 'abc' }), 'lottery_code');
   });

@@ -1,6 +1,6 @@
 import type { DeviceExchange } from '../fiscalDevice.js';
 
-/** A line's tax as an RT prints and totals it: a VAT rate (0.22, 0.10, 0.05, 0.04) or, at rate 0, a natura code (N1 ... N7). */
+/** A line's tax as an RT prints and totals it: a VAT rate (0.22, 0.10, 0.05, 0.04) or, at rate 0, a natura code (N1 ... N6). */
 export type RtTax = { kind: 'rate'; rate: string } | { kind: 'natura'; natura: string };
 
 /** One line of a documento commerciale; amounts are positive decimal strings, also on a return. */

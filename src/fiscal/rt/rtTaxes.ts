@@ -6,8 +6,12 @@ import type { RtTax } from './rtDriver.js';
 /** The Italian VAT rates an RT prints (reference italy.md §5); rate 0 needs a natura code. */
 export const ITALIAN_RATES = ['0.22', '0.10', '0.05', '0.04'] as const;
 
-/** N1 ... N7, with the sub-codes of N2, N3 and N6 (N2.1, N3.4, N6.9). */
-const NATURA = /^N[1-7](\.[1-9])?$/;
+/**
+ * N1 ... N6, with the sub-codes of N2, N3 and N6 (N2.1, N3.4, N6.9). N7 (VAT paid in
+ * another EU state) is an invoice's nature: the daily COR10 has no place for it
+ * (reference §5, CorrispettiviTypes' Natura is N1-N6), so an RT cannot issue it.
+ */
+const NATURA = /^N[1-6](\.[1-9])?$/;
 
 /**
  * The tax of a line as the RT prints it: one of the Italian rates, or at rate 0
@@ -25,7 +29,7 @@ export function rtTaxOfLine(line: GoodsMovementContent['lineItems'][number], ind
   if (rate.isZero()) {
     const natura = (tax!.name ?? '').trim().toUpperCase();
     if (NATURA.test(natura)) return { kind: 'natura', natura };
-    throw new RegimeRuleError('RT', `line_items[${index}].taxes[0].name`, 'A line at rate 0 on an Italian register names its natura code (N1 ... N7, e.g. N4) as the tax name');
+    throw new RegimeRuleError('RT', `line_items[${index}].taxes[0].name`, 'A line at rate 0 on an Italian register names its natura code (N1 ... N6, e.g. N4) as the tax name');
   }
   throw new RegimeRuleError(
     'RT',

@@ -120,7 +120,7 @@ describe('issuing a documento commerciale', () => {
 
     expect([first.fiscalDay, first.progressive]).toEqual([532, 1]);
     expect([second.fiscalDay, second.progressive]).toEqual([532, 2]);
-    expect(closure).toEqual({ fiscalDay: 532, closedAt: SERVICE_NOW });
+    expect(closure).toEqual({ fiscalDay: 532, closedAt: SERVICE_NOW, transmittedByDevice: true });
     expect([next.fiscalDay, next.progressive]).toEqual([533, 1]);
   });
 
@@ -442,7 +442,7 @@ describe('daily closure', () => {
   it('prints a Z report and reads the closed day from zRepNumber', async () => {
     const exchange = exchangeWithin(TIMEOUT_MS);
     const closure = await driverFor().closeDay(exchange);
-    expect(closure).toEqual({ fiscalDay: 532, closedAt: SERVICE_NOW });
+    expect(closure).toEqual({ fiscalDay: 532, closedAt: SERVICE_NOW, transmittedByDevice: true });
     const [request] = printer.requests;
     expect(request.document).toBe('printerFiscalReport');
     expect(request.commands).toEqual([{ name: 'printZReport', attributes: { operator: '1', timeout: String(TIMEOUT_MS) } }]);

@@ -78,22 +78,13 @@ export function formatQuantity(quantity: number, language = 'de-DE'): string {
 
 /** The local time in `timeZone` (an IANA name), with the zone's abbreviation or UTC offset: "23.11.2026 17:05:00 MEZ". */
 export function formatIssuedAt(issuedAt: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('de-DE', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    })
-      .formatToParts(issuedAt)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
+  const local = localDateTimeOf(issuedAt, timeZone);
+  return `${local.day}.${local.month}.${local.year} ${local.hour}:${local.minute}:${local.second} ${zoneNameOf(issuedAt, timeZone)}`;
+}
+
+/** The zone's German abbreviation at that instant (MEZ, MESZ), or its UTC offset. */
+function zoneNameOf(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('de-DE', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')!.value;
 }
 
 /** By the method's name in paymentMethods.ts; any other method prints as sent. */

@@ -1,22 +1,4 @@
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
+import { localDateTimeOf } from '../../domain/localTime.js';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 
@@ -31,9 +13,8 @@ function offsetMinutes(instant: Date, timeZone: string): number {
   const quarter = Math.floor(instant.getTime() / QUARTER_HOUR_MS);
   const cached = lastOffsets.get(timeZone);
   if (cached?.quarter === quarter) return cached.minutes;
-  const parts: Record<string, string> = {};
-  for (const part of formatterFor(timeZone).formatToParts(instant)) parts[part.type] = part.value;
-  const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((type) => Number(parts[type]));
+  const local = localDateTimeOf(instant, timeZone);
+  const [year, month, day, hour, minute, second] = [local.year, local.month, local.day, local.hour, local.minute, local.second].map(Number);
   const wholeSeconds = Math.floor(instant.getTime() / 1000) * 1000;
   const minutes = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - wholeSeconds) / 60_000);
   lastOffsets.set(timeZone, { quarter, minutes });

@@ -8,7 +8,7 @@ import { rtDriverFor } from './drivers.js';
 import { RECORD_FISCAL_DAY, type RtDeviceRow } from './rtFiscalDevice.js';
 
 const LOCK_DEVICE = `
-  SELECT id, merchant_id, register_id, driver, serial, url, printer_device_id, departments, status,
+  SELECT id, merchant_id, register_id, driver, serial, url, printer_device_id, departments, status, fiscal_day,
          transmission_progressive, certificate, sealed_private_key, created_at
     FROM rt_devices WHERE id = $1 FOR UPDATE`;
 

@@ -17,10 +17,12 @@ export interface RtDeviceRow {
   printer_device_id: string | null;
   departments: Record<string, number> | null;
   status: string;
+  /** The open fiscal day as last recorded. */
+  fiscal_day: number;
 }
 
 const LOCK_DEVICE = `
-  SELECT id, driver, serial, url, printer_device_id, departments, status
+  SELECT id, driver, serial, url, printer_device_id, departments, status, fiscal_day
     FROM rt_devices WHERE id = $1 FOR UPDATE`;
 
 /** The device's numbering as the driver reported it (a printer numbers its documents itself). */
@@ -77,7 +79,7 @@ export class RtFiscalDevice implements FiscalDevice {
       return { row, driver: this.driverOf(row) };
     });
     const issued = await device.driver.issueDocument(exchange, request);
-    await exchange(2, (sql) => this.journal(sql, record, request, issued));
+    await exchange(2, (sql) => this.journal(sql, record, request, issued, device.row.fiscal_day));
     return {
       regime: 'RT',
       document_type: request.kind,
@@ -97,9 +99,16 @@ export class RtFiscalDevice implements FiscalDevice {
     };
   }
 
-  private async journal(sql: SqlClient, record: GoodsMovementToSign, request: RtDocumentRequest, issued: RtIssuedDocument): Promise<void> {
+  private async journal(
+    sql: SqlClient,
+    record: GoodsMovementToSign,
+    request: RtDocumentRequest,
+    issued: RtIssuedDocument,
+    recordedFiscalDay: number,
+  ): Promise<void> {
     await sql.query(RECORD_NUMBERING, [this.deviceId, issued.fiscalDay, issued.progressive]);
-    await sql.query(RECORD_FISCAL_DAY, [this.registerId, issued.fiscalDay]);
+    // Only a printer that closed its day on its own reports another day than the one recorded.
+    if (issued.fiscalDay !== recordedFiscalDay) await sql.query(RECORD_FISCAL_DAY, [this.registerId, issued.fiscalDay]);
     await sql.query(INSERT_DOCUMENT, [
       newId('rtd'),
       this.deviceId,

@@ -7,17 +7,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Bottom to top. A file's layer is its folder directly under src/, or, for a file directly in src/, its name. */
-const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'] as const;
+const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** Layer -> the layers it may not import. */
 const MAY_NOT_IMPORT: Record<Layer, readonly Layer[]> = {
-  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // pure rules
-  lib:       ['receipts', 'exports', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // ids, keys, signed links
-  db:        ['receipts', 'exports', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // database, stored rows and records
-  config:    ['receipts', 'exports', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // environment -> typed config
+  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // pure rules
+  lib:       ['receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // ids, keys, signed links
+  db:        ['receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // database, stored rows and records
+  config:    ['receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // environment -> typed config
   receipts:  ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // receipt rendering
   exports:   ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // export builders and their job worker
+  einvoicing: ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // e-invoice formats, one folder per jurisdiction
   fiscal:    ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // signing devices, one folder per regime
   http:      ['context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // cross-cutting plugins, the one error mapping
   context:   ['modules', 'bootstrap', 'app', 'cli', 'server'], // AppContext: what services get, built by app.ts

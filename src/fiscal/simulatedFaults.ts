@@ -19,31 +19,41 @@ export function hang(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Sandbox only: makes a register's device, of any regime, fail on demand
- * (DESIGN: PUT /registers/{id}/simulation), so integrators can exercise the
- * failure paths. `unreachable` fails before the device is reached (phase 1),
- * `timeout` never answers (phase 1, cut by DEVICE_TIMEOUT_MS),
+ * Sandbox only: one device call as a failing device answers it (DESIGN: PUT
+ * /registers/{id}/simulation). `unreachable` fails before the device is reached
+ * (phase 1), `timeout` never answers (phase 1, cut by DEVICE_TIMEOUT_MS),
  * `reject_after_start` lets the device do its work and then rejects (phase 2),
- * which the signing flow rolls back like any failed record.
+ * which the caller rolls back like any failed device call. `performed` says
+ * whether the call did device work a rejection can follow.
  */
+export async function withSimulatedFault<T>(
+  mode: Exclude<DeviceSimulation, 'ok'>,
+  exchange: DeviceExchange,
+  call: () => Promise<T>,
+  performed: (result: T) => boolean = () => true,
+): Promise<T> {
+  switch (mode) {
+    case 'unreachable':
+      throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
+    case 'timeout':
+      await exchange(1, (_sql, signal) => hang(signal));
+      throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device did not answer (sandbox simulation)');
+    case 'reject_after_start': {
+      const result = await call();
+      if (!performed(result)) return result;
+      throw new FiscalDeviceError(2, 'rejected', 'The fiscal device rejected the transaction after start (sandbox simulation)');
+    }
+  }
+}
+
+/** A register's device, of any regime, failing on demand in the sandbox (withSimulatedFault). */
 export class SimulatedFaultsDevice implements FiscalDevice {
   constructor(
     private readonly inner: FiscalDevice,
     private readonly mode: Exclude<DeviceSimulation, 'ok'>,
   ) {}
 
-  async sign(exchange: DeviceExchange, record: RecordToSign): Promise<FiscalRecord | null> {
-    switch (this.mode) {
-      case 'unreachable':
-        throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device is unreachable (sandbox simulation)');
-      case 'timeout':
-        await exchange(1, (_sql, signal) => hang(signal));
-        throw new FiscalDeviceError(1, 'unreachable', 'The fiscal device did not answer (sandbox simulation)');
-      case 'reject_after_start': {
-        const signed = await this.inner.sign(exchange, record);
-        if (!signed) return null;
-        throw new FiscalDeviceError(2, 'rejected', 'The fiscal device rejected the transaction after start (sandbox simulation)');
-      }
-    }
+  sign(exchange: DeviceExchange, record: RecordToSign): Promise<FiscalRecord | null> {
+    return withSimulatedFault(this.mode, exchange, () => this.inner.sign(exchange, record), (signed) => signed !== null);
   }
 }

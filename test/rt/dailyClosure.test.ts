@@ -10,7 +10,9 @@ import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithKey, createTestApp, json, type TestApp } from '../support/testApp.js';
+import type { FastifyInstance } from 'fastify';
+import { createPeerApp, createTenantWithKey, createTestApp, json, type TestApp } from '../support/testApp.js';
+import { AutomaticClosures } from '../../src/modules/dailyClosures/automaticClosures.js';
 import { completeOp, createOperation, expectApiError, idem } from '../support/operations.js';
 import { itaLine, itaMovement, itaRegisterWithSession } from '../support/rt.js';
 import { requireTools } from '../support/tools.js';
@@ -75,6 +77,12 @@ const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, t
   }
 };
 
+/** One cash sale on `fx`'s register through `app`. */
+async function sellCoffee(app: FastifyInstance, fx: OperationsFixture) {
+  const sale = json(await createOperation(app, fx.headers, itaMovement(fx, 'sale', [itaLine('Caffè', '1.10', '0.10')])));
+  expect((await completeOp(app, fx.headers, sale, [{ method: 'cash', amount: '1.10' }])).statusCode).toBe(200);
+}
+
 const getClosure = async (fx: OperationsFixture, id: string) => json(await t.app.inject({ method: 'GET', url: `/v1/daily-closures/${id}`, headers: fx.headers }));
 
 describe('daily closure of an RT register', () => {
@@ -135,6 +143,26 @@ describe('daily closure of an RT register', () => {
     );
     expect(refused.details.field).toBe('register_id');
     expect((await t.app.inject({ method: 'GET', url: '/v1/daily-closures/dcl_nothere', headers: fx.headers })).statusCode).toBe(404);
+  });
+});
+
+describe('a failing RT device (sandbox simulation)', () => {
+  const simulate = (fx: OperationsFixture, fiscalDevice: string) =>
+    t.app.inject({ method: 'PUT', url: `/v1/registers/${fx.registerId}/simulation`, headers: fx.headers, payload: { fiscal_device: fiscalDevice } });
+
+  it.each(['unreachable', 'timeout', 'reject_after_start'])('%s: the closure is 422 with the phase, nothing is closed, and it succeeds once the device is back', async (mode) => {
+    const fx = await itaRegisterWithSession(t.app, apiKey);
+    await sell(fx, [itaLine('Caffè', '1.10', '0.10')], [{ method: 'cash', amount: '1.10' }]);
+    expect((await simulate(fx, mode)).statusCode).toBe(200);
+    const refused = expectApiError(await close(fx), 422, 'validation_error');
+    expect(refused.details).toMatchObject({ phase: mode === 'reject_after_start' ? 2 : 1, register_id: fx.registerId });
+    const closures = async () => json(await t.app.inject({ method: 'GET', url: `/v1/registers/${fx.registerId}/daily-closures`, headers: fx.headers })).data;
+    expect(await closures()).toEqual([]);
+    const register = json(await t.app.inject({ method: 'GET', url: `/v1/registers/${fx.registerId}`, headers: fx.headers }));
+    expect(register.fiscalization.rt.fiscal_day).toBe(1);
+
+    await simulate(fx, 'ok');
+    expect(json(await close(fx))).toMatchObject({ fiscal_day: 1, document_count: 1 });
   });
 });
 
@@ -260,6 +288,31 @@ describe('the automatic closure at RT_CLOSURE_TIME', () => {
       expect(await closures(busy)).toHaveLength(1);
       expect(await closures(idle)).toEqual([]);
     } finally {
+      await timed.close();
+    }
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)('two instances closing at the same moment make one closure per register (PostgreSQL)', { timeout: 60_000 }, async () => {
+    let now = new Date('2026-01-16T21:00:00Z');
+    const clock = () => now;
+    // The instances' own timers stay out of the way: the test runs both checks at once, repeatedly.
+    const timed = await createTestApp({ RT_CLOSURE_CHECK_MS: '3600000', EXPORT_WORKER: 'off' }, { clock });
+    const peer = await createPeerApp(timed, { RT_CLOSURE_CHECK_MS: '3600000', EXPORT_WORKER: 'off' }, { clock });
+    try {
+      const key = (await createTenantWithKey(timed.database, 'ITA')).apiKey;
+      const registers = await Promise.all(Array.from({ length: 6 }, () => itaRegisterWithSession(timed.app, key)));
+      for (const fx of registers) await sellCoffee(timed.app, fx);
+      now = new Date('2026-01-16T22:55:00Z');
+      const checks = [timed.app, peer.app].map((app) => new AutomaticClosures(app.ctx, app.log));
+      for (let round = 0; round < 3; round += 1) await Promise.all(checks.flatMap((check) => [check.closeDue(), check.closeDue()]));
+      const rows = await timed.database.sql.query<{ register_id: string; fiscal_day: number }>(
+        'SELECT register_id, fiscal_day FROM rt_daily_closures ORDER BY register_id',
+      );
+      expect(rows).toHaveLength(registers.length);
+      expect(new Set(rows.map((row) => row.register_id)).size).toBe(registers.length);
+      expect(rows.every((row) => row.fiscal_day === 1)).toBe(true);
+    } finally {
+      await peer.close();
       await timed.close();
     }
   });

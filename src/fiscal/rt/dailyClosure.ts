@@ -2,15 +2,18 @@ import type { SqlClient } from '../../db/sql.js';
 import { rtDayTotals, type RtJournaledDocument } from '../../domain/rtDayTotals.js';
 import { newId } from '../../lib/ids.js';
 import { FiscalDeviceError, withDeviceTimeout } from '../deviceErrors.js';
-import type { DeviceOptions, FiscalDependencies } from '../fiscalDevice.js';
+import type { DeviceExchange, DeviceOptions, FiscalDependencies } from '../fiscalDevice.js';
+import { withSimulatedFault, type DeviceSimulation } from '../simulatedFaults.js';
 import { buildCor10, signCor10 } from './cor10.js';
 import { rtDriverFor } from './drivers.js';
 import { RECORD_FISCAL_DAY, type RtDeviceRow } from './rtFiscalDevice.js';
 
 const LOCK_DEVICE = `
-  SELECT id, merchant_id, register_id, driver, serial, url, printer_device_id, departments, status, fiscal_day,
-         transmission_progressive, certificate, sealed_private_key, created_at
-    FROM rt_devices WHERE id = $1 FOR UPDATE`;
+  SELECT d.id, d.merchant_id, d.register_id, d.driver, d.serial, d.url, d.printer_device_id, d.departments, d.status,
+         d.fiscal_day, d.transmission_progressive, d.certificate, d.sealed_private_key, d.created_at,
+         r.device_simulation
+    FROM rt_devices d JOIN registers r ON r.id = d.register_id
+   WHERE d.id = $1 FOR UPDATE OF d`;
 
 const DAY_DOCUMENTS = `
   SELECT kind, totals, paid_cash::text AS paid_cash, paid_electronic::text AS paid_electronic
@@ -36,6 +39,7 @@ interface ClosingDevice extends RtDeviceRow {
   certificate: string | null;
   sealed_private_key: string | null;
   created_at: Date;
+  device_simulation: DeviceSimulation;
 }
 
 export type ClosureDependencies = FiscalDependencies & DeviceOptions;
@@ -46,13 +50,18 @@ export type ClosureDependencies = FiscalDependencies & DeviceOptions;
  * the day's documents are totalled, the closure is stored with its COR10 and
  * the next day opens. The simulator's COR10 is signed with its sandbox
  * certificate and queued for transmission; a printer transmits its own, so
- * its closure records no file and nothing to send. Returns the closure's id.
+ * its closure records no file and nothing to send. In the sandbox the
+ * register's device simulation fails the closure as it fails documents.
+ * Returns the closure's id.
  */
 export async function closeRtDay(sql: SqlClient, deps: ClosureDependencies, deviceId: string): Promise<string> {
   const [device] = await sql.query<ClosingDevice>(LOCK_DEVICE, [deviceId]);
   if (!device || device.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RT device is out of service');
   const driver = rtDriverFor(device, deps);
-  const closure = await driver.closeDay((phase, exchange) => withDeviceTimeout(phase, deps.deviceTimeoutMs, sql, exchange));
+  const exchange: DeviceExchange = (phase, call) => withDeviceTimeout(phase, deps.deviceTimeoutMs, sql, call);
+  const simulation = deps.environment === 'sandbox' ? device.device_simulation : 'ok';
+  const closure =
+    simulation === 'ok' ? await driver.closeDay(exchange) : await withSimulatedFault(simulation, exchange, () => driver.closeDay(exchange));
   const documents = await sql.query<{ kind: 'sale' | 'return'; totals: RtJournaledDocument['totals']; paid_cash: string; paid_electronic: string }>(
     DAY_DOCUMENTS,
     [deviceId, closure.fiscalDay],

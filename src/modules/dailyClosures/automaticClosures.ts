@@ -4,21 +4,28 @@ import { sqlOf } from '../../db/sql.js';
 import { isAtOrAfterLocalTime, startOfLocalDay } from '../../domain/localTime.js';
 import { closeRtDay } from '../../fiscal/rt/dailyClosure.js';
 import { signingDependencies } from '../common/fiscalSigning.js';
+import { deviceTransactionOptions } from '../common/transactions.js';
 
 const ITALY = 'Europe/Rome';
 
 /**
  * RT devices whose open fiscal day has documents and that made no closure
  * since the local day began: what the automatic closure closes (one Z per
- * device per day). With FOR UPDATE SKIP LOCKED, another instance's closure in
- * progress is left alone; re-read under the lock, a device closed meanwhile is not due.
+ * device per day).
  */
-const DUE_DEVICES = `
-  SELECT d.id, d.register_id FROM rt_devices d
-   WHERE d.status = 'active' AND ($1::text IS NULL OR d.id = $1)
-     AND EXISTS (SELECT 1 FROM rt_documents doc WHERE doc.rt_device_id = d.id AND doc.fiscal_day = d.fiscal_day)
-     AND NOT EXISTS (SELECT 1 FROM rt_daily_closures c WHERE c.rt_device_id = d.id AND c.closed_at >= $2)
-   FOR UPDATE SKIP LOCKED`;
+const DUE = `
+  d.status = 'active'
+  AND EXISTS (SELECT 1 FROM rt_documents doc WHERE doc.rt_device_id = d.id AND doc.fiscal_day = d.fiscal_day)
+  AND NOT EXISTS (SELECT 1 FROM rt_daily_closures c WHERE c.rt_device_id = d.id AND c.closed_at >= $1)`;
+
+const DUE_DEVICES = `SELECT d.id, d.register_id FROM rt_devices d WHERE ${DUE}`;
+
+/**
+ * One due device, locked for its closure. SKIP LOCKED leaves a device another
+ * instance is closing alone; re-read under the lock, a device closed meanwhile
+ * (its fiscal day moved on) is no longer due.
+ */
+const LOCK_DUE_DEVICE = `SELECT d.id FROM rt_devices d WHERE ${DUE} AND d.id = $2 FOR UPDATE SKIP LOCKED`;
 
 /**
  * Closes, at RT_CLOSURE_TIME (Italian time), every RT register that issued
@@ -51,15 +58,15 @@ export class AutomaticClosures {
     const now = this.ctx.clock();
     if (!isAtOrAfterLocalTime(now, this.ctx.config.rtClosureTime, ITALY)) return;
     const since = startOfLocalDay(now, ITALY);
-    const candidates = await this.ctx.sql.query<{ id: string; register_id: string }>(DUE_DEVICES.replace('FOR UPDATE SKIP LOCKED', ''), [null, since]);
+    const candidates = await this.ctx.sql.query<{ id: string; register_id: string }>(DUE_DEVICES, [since]);
     for (const candidate of candidates) {
       try {
         await this.ctx.db.$transaction(async (tx) => {
-          const [due] = await sqlOf(tx).query<{ id: string }>(DUE_DEVICES, [candidate.id, since]);
+          const [due] = await sqlOf(tx).query<{ id: string }>(LOCK_DUE_DEVICE, [since, candidate.id]);
           if (!due) return;
           const id = await closeRtDay(sqlOf(tx), signingDependencies(this.ctx), candidate.id);
           this.log.info({ register_id: candidate.register_id, closure_id: id }, 'automatic daily closure');
-        });
+        }, deviceTransactionOptions(this.ctx.config.deviceTimeoutMs));
       } catch (error) {
         this.log.error({ err: error, register_id: candidate.register_id }, 'automatic daily closure failed');
       }

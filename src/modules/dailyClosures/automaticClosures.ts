@@ -4,6 +4,7 @@ import { sqlOf } from '../../db/sql.js';
 import { isAtOrAfterLocalTime, startOfLocalDay } from '../../domain/localTime.js';
 import { closeRtDay } from '../../fiscal/rt/dailyClosure.js';
 import { signingDependencies } from '../common/fiscalSigning.js';
+import { recordClosureOutcome } from '../events/dailyClosureEvents.js';
 
 const ITALY = 'Europe/Rome';
 
@@ -58,6 +59,7 @@ export class AutomaticClosures {
           const [due] = await sqlOf(tx).query<{ id: string }>(DUE_DEVICES, [candidate.id, since]);
           if (!due) return;
           const id = await closeRtDay(sqlOf(tx), signingDependencies(this.ctx), candidate.id);
+          await recordClosureOutcome(tx, id, this.ctx.publicBaseUrl);
           this.log.info({ register_id: candidate.register_id, closure_id: id }, 'automatic daily closure');
         });
       } catch (error) {

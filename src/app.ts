@@ -6,7 +6,6 @@
 // /v1 and by modules/receipts (which also serves the public /receipts/{token}); every Style O
 // route through modules/styleO/routes.ts, last, within its organization scope. Outside /v1:
 // modules/health, modules/openapi, modules/admin (/admin/v1).
-import { hkdfSync } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -24,8 +23,9 @@ import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
+import { createDeliveryWorker } from './outbox/createDeliveryWorker.js';
 import { SecretBox } from './lib/secretBox.js';
-import { UrlSigner } from './lib/signedUrl.js';
+import { exportLinkSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { dailyClosureRoutes } from './modules/dailyClosures/routes.js';
 import { AutomaticClosures } from './modules/dailyClosures/automaticClosures.js';
@@ -45,6 +45,11 @@ import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
 import { rksvCryptoMaterialRoutes } from './modules/rksv/cryptoMaterialRoutes.js';
 import { nullReceiptRoutes } from './modules/rksv/nullReceiptRoutes.js';
+// Last: their schemas come after every other in openapi.json.
+import { recordClosureOutcome } from './modules/events/dailyClosureEvents.js';
+import { recordExportFinished } from './modules/events/exportEvents.js';
+import { eventRoutes } from './modules/events/routes.js';
+import { webhookEndpointRoutes } from './modules/webhookEndpoints/routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -88,7 +93,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     clock,
     idempotency: new IdempotencyStore(database.sql, { retentionHours: config.idempotencyRetentionHours }),
     publicBaseUrl: config.publicBaseUrl,
-    urlSigner: new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32))),
+    urlSigner: exportLinkSigner(secretsKey),
   };
   app.decorate('ctx', ctx);
   const fiscalRetry = new FiscalRetryWorker(ctx, app.log);
@@ -98,14 +103,18 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   app.addHook('onReady', async () => automaticClosures.start());
   app.addHook('onClose', async () => automaticClosures.stop());
   if (config.exportWorker === 'inline') {
-    const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log);
+    const links = { publicBaseUrl: ctx.publicBaseUrl, signer: ctx.urlSigner, ttlSeconds: config.exportUrlTtlSeconds };
+    const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log, recordExportFinished(links));
     ctx.exportWorker = worker;
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
-    const transmissions = createTransmissionWorker(ctx.db, config, app.log, clock);
+    const transmissions = createTransmissionWorker(ctx.db, config, app.log, clock, (tx, closureId) => recordClosureOutcome(tx, closureId, ctx.publicBaseUrl));
     ctx.transmissionWorker = transmissions;
     app.addHook('onReady', async () => transmissions.start());
     app.addHook('onClose', async () => transmissions.stop());
+    const deliveries = createDeliveryWorker(ctx.db, ctx.secrets, config, app.log);
+    app.addHook('onReady', async () => deliveries.start());
+    app.addHook('onClose', async () => deliveries.stop());
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -151,5 +160,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   );
   await app.register(receiptRoutes);
   await app.register(styleORoutes);
+  await app.register(eventRoutes);
+  await app.register(webhookEndpointRoutes);
   return app;
 }

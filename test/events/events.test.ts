@@ -15,6 +15,7 @@ import {
   type OperationsFixture,
 } from '../support/operations.js';
 import { autLine, autRegisterWithSession } from '../support/rksv.js';
+import { FakeFpmate } from '../support/fakeFpmate.js';
 import { itaLine, itaMovement, itaRegisterWithSession } from '../support/rt.js';
 import { mustCompleteRefund, mustRefund, orgAuth, organizationKey, styleOAction } from '../support/styleO.js';
 import { auth, createTenantWithKey, createTestApp, expectError, json, type Tenant, type TestApp } from '../support/testApp.js';
@@ -157,6 +158,19 @@ describe('daily_closure.transmitted and daily_closure.rejected', () => {
     const rejected = await awaitEvent(rt.headers, 'daily_closure.rejected', refused.id);
     expect(rejected.data.object).toMatchObject({ id: refused.id, transmission: { status: 'rejected', errors: [{ code: 'COR10_REJECTED' }] } });
     expect(await eventsAbout(rt.headers, 'daily_closure.transmitted', refused.id)).toEqual([]);
+  });
+
+  it('report a printer\'s closure as transmitted in the transaction that makes it (the printer transmits its own COR10)', async () => {
+    const printer = await FakeFpmate.start({ zRepNumber: 7 });
+    try {
+      const ita = await createTenantWithKey(t.database, 'ITA');
+      const rt = await itaRegisterWithSession(t.app, ita.apiKey, { rt: { driver: 'epson_fpmate', url: printer.url, serial: '99MEY026532' } });
+      const closure = json(await t.app.inject({ method: 'POST', url: `/v1/registers/${rt.registerId}/daily-closures`, headers: { ...rt.headers, 'idempotency-key': idem() } }));
+      const [event] = await eventsAbout(rt.headers, 'daily_closure.transmitted', closure.id);
+      expect(event.data.object).toEqual(closure);
+    } finally {
+      await printer.close();
+    }
   });
 });
 

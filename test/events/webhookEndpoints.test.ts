@@ -71,6 +71,7 @@ describe('registration', () => {
     [{ url: URL_OK, events: ['*', 'export.failed'] }, 'events', /stands alone/],
     [{ url: 'ftp://hooks.example.com/x', events: ['*'] }, 'url', /http or https/],
     [{ url: 'hooks.example.com/x', events: ['*'] }, 'url', /absolute http or https URL/],
+    [{ url: 'https://user:secret@hooks.example.com/x', events: ['*'] }, 'url', /must not carry credentials/],
   ])('%j is 422 validation_error naming %s', async (payload, field, message) => {
     const body = expectError(await post(auth(tenant.apiKey, merchantId), payload), 422, 'validation_error');
     expect(body.details).toEqual({ field });

@@ -9,7 +9,7 @@ export const CreateWebhookEndpointBody = z.strictObject({
     .min(1)
     .max(2048)
     .describe(
-      'Where events are POSTed: an absolute http or https URL. In production its host must be, and resolve to, a public address (loopback, private, link-local and unique-local addresses are 422), checked again at every delivery.',
+      'Where events are POSTed: an absolute http or https URL, without credentials (the signature authenticates a webhook). In production its host must be, and resolve to, a public address (loopback, private, link-local and unique-local addresses are 422), checked again at every delivery.',
     ),
   events: z
     .array(z.string().min(1).max(100))

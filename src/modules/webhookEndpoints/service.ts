@@ -28,6 +28,8 @@ async function acceptedUrl(ctx: AppContext, text: string): Promise<URL> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw validationError(`url must be http or https, not ${url.protocol.slice(0, -1)}`, { field: 'url' });
   }
+  // Deliveries would drop them: the signature is what authenticates a webhook.
+  if (url.username || url.password) throw validationError('url must not carry credentials (user:password@); receivers check the signature', { field: 'url' });
   try {
     await checkDestination(url, destinationPolicyFor(ctx.config.environment));
   } catch (error) {

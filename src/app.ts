@@ -4,8 +4,9 @@
 // GET /v1/operations/{id} is in modules/operations/routes.ts (with X-Service-Merchant) and
 // modules/operations/styleORoutes.ts (without it). Style M routes are registered below, under
 // /v1 and by modules/receipts (which also serves the public /receipts/{token}); every Style O
-// route through modules/styleO/routes.ts, last, within its organization scope. Outside /v1:
-// modules/health, modules/openapi, modules/admin (/admin/v1).
+// route through modules/styleO/routes.ts, within its organization scope; then /v1/events and
+// /v1/webhook-endpoints (modules/events, modules/webhookEndpoints), one route each for both
+// styles. Outside /v1: modules/health, modules/openapi, modules/admin (/admin/v1).
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';

@@ -97,6 +97,13 @@ const OPERATIONS: Record<string, [operationId: string, headers: Headers]> = {
   'POST /v1/registers/{id}/refunds': ['createRefund', STYLE_O_WRITE],
   'POST /v1/operations/{id}/cancel': ['cancelOperation', STYLE_O_WRITE],
   'GET /v1/operations/{id}/receipt': ['getCanonicalReceipt', STYLE_O],
+  'GET /v1/events': ['listEvents', BOTH_STYLES],
+  'GET /v1/events/{id}': ['getEvent', BOTH_STYLES],
+  'POST /v1/webhook-endpoints': ['createWebhookEndpoint', BOTH_STYLES],
+  'GET /v1/webhook-endpoints': ['listWebhookEndpoints', BOTH_STYLES],
+  'GET /v1/webhook-endpoints/{id}': ['getWebhookEndpoint', BOTH_STYLES],
+  'DELETE /v1/webhook-endpoints/{id}': ['deleteWebhookEndpoint', BOTH_STYLES],
+  'GET /v1/webhook-endpoints/{id}/deliveries': ['listWebhookDeliveries', BOTH_STYLES],
 };
 
 describe('operations', () => {

@@ -4,21 +4,26 @@
  * only; lengths count characters. Control characters other than tab, line feed and carriage
  * return cannot appear in XML 1.0 at all; those three become spaces (xs:normalizedString).
  */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
-const OUTSIDE_LATIN_1 = /[^\u0000-\u00FF]/u;
-const OUTSIDE_BASIC_LATIN = /[^\u0000-\u007F]/u;
 
-export type Charset = 'latin1' | 'ascii';
+/** Highest code point of each charset: U+00FF ends Latin-1 Supplement, U+007F Basic Latin. */
+const LAST_CODE_POINT = { latin1: 0xff, ascii: 0x7f } as const;
+
+export type Charset = keyof typeof LAST_CODE_POINT;
+
+const isXmlCharacter = (code: number) => code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Why `text` does not fit a string type of `charset` with at most `maxLength` characters, or undefined. */
 export function textProblem(text: string, charset: Charset, maxLength: number): string | undefined {
   if (text.length === 0) return 'must not be empty';
-  const control = NOT_XML.exec(text);
-  if (control) return `contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-  const foreign = (charset === 'latin1' ? OUTSIDE_LATIN_1 : OUTSIDE_BASIC_LATIN).exec(text);
-  if (foreign) {
-    const allowed = charset === 'latin1' ? 'Latin-1 characters' : 'ASCII characters';
-    return `contains "${foreign[0]}", but FatturaPA allows only ${allowed} here`;
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (!isXmlCharacter(code)) return `contains the control character ${hex(code)}`;
+    if (code > LAST_CODE_POINT[charset]) {
+      const allowed = charset === 'latin1' ? 'Latin-1 characters' : 'ASCII characters';
+      return `contains "${character}" (${hex(code)}), but FatturaPA allows only ${allowed} here`;
+    }
   }
   if (text.length > maxLength) return `must be at most ${maxLength} characters for FatturaPA (it has ${text.length})`;
   return undefined;

@@ -5,6 +5,7 @@ import { documentTypeCode } from './documentTypeCode.js';
 import { lineItem } from './lineItem.js';
 import { monetarySummation } from './monetarySummation.js';
 import { paymentInstructions } from './paymentInstructions.js';
+import { paymentMeansOf } from './paymentMeans.js';
 import { paymentTerms } from './paymentTerms.js';
 import { CII_NAMESPACES, XRECHNUNG_BUSINESS_PROCESS, XRECHNUNG_CUSTOMIZATION_ID } from './profile.js';
 import { postalTradeAddress, tradeParty } from './tradeParty.js';
@@ -38,15 +39,16 @@ function headerTradeAgreement(invoice: InvoiceDocument, notSubjectToVat: boolean
 
 function headerTradeSettlement(invoice: InvoiceDocument): XmlNode {
   const terms = invoice.paymentTerms;
-  if (!terms) throw new Error('an XRechnung needs payment instructions (BR-DE-1): check violations() before build()');
+  const means = terms && paymentMeansOf(terms.method);
+  if (!terms || !means) throw new Error('an XRechnung needs payment instructions it can state (BR-DE-1)');
   const breakdown = vatBreakdownEntries(invoice.vatBreakdown);
-  const instructions = paymentInstructions(terms);
   const termsNode = paymentTerms(terms, invoice.currency);
   const original = invoice.references.originalInvoice;
   return {
-    ...(instructions['ram:PayeePartyCreditorFinancialAccount'] ? { 'ram:PaymentReference': invoice.invoiceNumber } : {}),
+    // BT-83, the remittance information a transfer carries: the invoice number.
+    ...(means.creditTransfer ? { 'ram:PaymentReference': invoice.invoiceNumber } : {}),
     'ram:InvoiceCurrencyCode': invoice.currency,
-    'ram:SpecifiedTradeSettlementPaymentMeans': instructions,
+    'ram:SpecifiedTradeSettlementPaymentMeans': paymentInstructions(means, terms),
     'ram:ApplicableTradeTax': breakdown.map((entry) => headerTradeTax(entry, invoice.currency)),
     ...(termsNode ? { 'ram:SpecifiedTradePaymentTerms': termsNode } : {}),
     'ram:SpecifiedTradeSettlementHeaderMonetarySummation': monetarySummation(invoice, breakdown),

@@ -29,7 +29,8 @@ function addressViolations(party: InvoiceParty, role: 'seller' | 'buyer'): RuleV
 }
 
 function electronicAddressViolations(party: InvoiceParty, role: 'seller' | 'buyer'): RuleViolation[] {
-  const rule = role === 'seller' ? 'BT-34' : 'BT-49';
+  // XRechnung 3 takes over Peppol's requirement of both electronic addresses (BT-34, BT-49).
+  const rule = role === 'seller' ? 'PEPPOL-EN16931-R020' : 'PEPPOL-EN16931-R010';
   if (blank(party.email)) return [xrechnungViolation(`${role}.email`, rule, `The ${role}'s electronic address (an e-mail address) is required`)];
   if (!isEmailAddress(party.email!.trim())) return [xrechnungViolation(`${role}.email`, rule, `The ${role}'s electronic address is not an e-mail address`)];
   return [];

@@ -1,5 +1,5 @@
 import type { InvoiceContent } from '../invoiceDocument.js';
-import { paymentMeansOf } from './paymentMeans.js';
+import type { PaymentMeans } from './paymentMeans.js';
 
 type XmlNode = Record<string, unknown>;
 
@@ -8,9 +8,7 @@ type XmlNode = Record<string, unknown>;
  * other means carry no account (BR-DE-23-b keeps card and debit groups off a transfer, and
  * the other way round).
  */
-export function paymentInstructions(paymentTerms: NonNullable<InvoiceContent['paymentTerms']>): XmlNode {
-  const means = paymentMeansOf(paymentTerms.method);
-  if (!means) throw new Error(`payment method ${JSON.stringify(paymentTerms.method)} has no XRechnung payment means`);
+export function paymentInstructions(means: PaymentMeans, paymentTerms: NonNullable<InvoiceContent['paymentTerms']>): XmlNode {
   const iban = paymentTerms.iban?.replace(/\s+/g, '').toUpperCase();
   return {
     'ram:TypeCode': means.typeCode,

@@ -1,0 +1,93 @@
+import { currencyExponent, fromMinorUnits } from '../../domain/money.js';
+import type { RuleViolation } from '../../domain/violation.js';
+import type { InvoiceContent } from '../invoiceDocument.js';
+import { NUMERO_LENGTH } from './buildFatturaPa.js';
+import { AMOUNT_LIMIT } from './lineRules.js';
+import { SUPPORTED_PAYMENT_METHODS, modalitaPagamentoOf } from './paymentMethod.js';
+import { IBAN, normalizedIban } from './taxIds.js';
+import { CODICE_DESTINATARIO, NO_RECIPIENT_CODE } from './transmissionFormat.js';
+import { violation } from './violation.js';
+import { textProblem } from './xmlText.js';
+
+/** NumeroLinea counts to 9999. */
+const MAX_LINES = 9999;
+/** EmailType: a dot-atom local part and domain (the XSD's quoted and literal forms are not accepted here), at most 256 characters. */
+const PEC_ADDRESS = /^[!#-'*+/-9=?A-Z^-~-]+(\.[!#-'*+/-9=?A-Z^-~-]+)*@[!#-'*+/-9=?A-Z^-~-]+(\.[!#-'*+/-9=?A-Z^-~-]+)*$/;
+const PEC_LENGTH = 256;
+
+function routingViolations(invoice: InvoiceContent): RuleViolation[] {
+  const { codiceDestinatario, pecAddress } = invoice.routing;
+  const violations: RuleViolation[] = [];
+  if (codiceDestinatario === null) {
+    violations.push(violation('routing.codice_destinatario', 'An Italian invoice needs routing.codice_destinatario: the recipient’s 7-character code, 0000000, or a public administration’s 6-character office code.'));
+  } else if (!CODICE_DESTINATARIO.test(codiceDestinatario)) {
+    violations.push(violation('routing.codice_destinatario', 'codice_destinatario must be 6 (public administration) or 7 (business, 0000000 without a code) upper-case letters and digits.'));
+  }
+  // The PEC address is written only with 0000000; the SdI refuses it beside any other code (00426).
+  if (pecAddress !== null && codiceDestinatario === NO_RECIPIENT_CODE) {
+    const pec = pecAddress.trim();
+    if (pec.length > PEC_LENGTH || !PEC_ADDRESS.test(pec)) {
+      violations.push(violation('routing.pec_address', 'pec_address must be an e-mail address (local-part@domain) of at most 256 characters.'));
+    }
+  }
+  return violations;
+}
+
+function currencyViolations(invoice: InvoiceContent): RuleViolation[] {
+  if (currencyExponent(invoice.currency) > 2) {
+    return [violation('currency', `FatturaPA writes amounts with two decimals: ${invoice.currency} has ${currencyExponent(invoice.currency)}.`)];
+  }
+  if (fromMinorUnits(invoice.totals.gross, invoice.currency).abs().gte(AMOUNT_LIMIT) || fromMinorUnits(invoice.totals.net, invoice.currency).abs().gte(AMOUNT_LIMIT)) {
+    return [violation('line_items', 'FatturaPA writes totals below 100,000,000,000 in the invoice currency.')];
+  }
+  return [];
+}
+
+function noteViolations(invoice: InvoiceContent): RuleViolation[] {
+  return invoice.notes.flatMap((note, i) => {
+    // Any length: a long note is written as several Causale of 200 characters.
+    const problem = textProblem(note, 'latin1', Number.POSITIVE_INFINITY);
+    return problem ? [violation(`notes[${i}]`, `The note ${problem}.`)] : [];
+  });
+}
+
+function referenceViolations(invoice: InvoiceContent): RuleViolation[] {
+  const { references } = invoice;
+  const violations: RuleViolation[] = [];
+  for (const [value, field] of [
+    [references.purchaseOrderRef, 'references.purchase_order_ref'],
+    [references.contractRef, 'references.contract_ref'],
+  ] as const) {
+    const problem = value ? textProblem(value, 'ascii', NUMERO_LENGTH) : undefined;
+    if (problem) violations.push(violation(field, `The reference is FatturaPA's IdDocumento, which ${problem}.`));
+  }
+  if (invoice.documentType === 'credit_note' && references.originalInvoice === null) {
+    violations.push(violation('references.original_invoice_id', 'A credit note (TD04) references the invoice it corrects in DatiFattureCollegate.'));
+  }
+  return violations;
+}
+
+function paymentViolations(invoice: InvoiceContent): RuleViolation[] {
+  const terms = invoice.paymentTerms;
+  if (terms === null) return [];
+  const violations: RuleViolation[] = [];
+  if (modalitaPagamentoOf(terms.method) === undefined) {
+    violations.push(violation('payment_terms.method', `FatturaPA knows no payment method ${JSON.stringify(terms.method)}; use one of ${SUPPORTED_PAYMENT_METHODS.join(', ')}.`));
+  }
+  if (terms.iban !== null && !IBAN.test(normalizedIban(terms.iban))) {
+    violations.push(violation('payment_terms.iban', 'iban must be a country code, two check digits and 11 to 30 letters or digits.'));
+  }
+  return violations;
+}
+
+/** Rules of the document as a whole: routing, currency, notes, references, payment terms, the number of lines. */
+export function documentViolations(invoice: InvoiceContent): RuleViolation[] {
+  return [
+    ...routingViolations(invoice),
+    ...currencyViolations(invoice),
+    ...(invoice.lines.length > MAX_LINES ? [violation('line_items', `FatturaPA numbers at most ${MAX_LINES} lines.`)] : []),
+    ...noteViolations(invoice),
+    ...referenceViolations(invoice),
+    ...paymentViolations(invoice),
+  ];
+}

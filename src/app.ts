@@ -24,6 +24,7 @@ import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
+import { createInvoiceTransmissionWorker } from './einvoicing/transmission/createInvoiceTransmissionWorker.js';
 import { SecretBox } from './lib/secretBox.js';
 import { UrlSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
@@ -41,6 +42,7 @@ import { styleORoutes } from './modules/styleO/routes.js';
 import { styleConstraint } from './modules/styleO/styleConstraint.js';
 import { receiptRoutes } from './modules/receipts/routes.js';
 import { FiscalRetryWorker } from './modules/refunds/fiscalRetry.js';
+import { ImplicitAcceptances } from './modules/invoices/implicitAcceptance.js';
 import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
 import { rksvCryptoMaterialRoutes } from './modules/rksv/cryptoMaterialRoutes.js';
@@ -97,6 +99,9 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   const automaticClosures = new AutomaticClosures(ctx, app.log);
   app.addHook('onReady', async () => automaticClosures.start());
   app.addHook('onClose', async () => automaticClosures.stop());
+  const implicitAcceptances = new ImplicitAcceptances(ctx, app.log);
+  app.addHook('onReady', async () => implicitAcceptances.start());
+  app.addHook('onClose', async () => implicitAcceptances.stop());
   if (config.exportWorker === 'inline') {
     const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log);
     ctx.exportWorker = worker;
@@ -106,6 +111,10 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     ctx.transmissionWorker = transmissions;
     app.addHook('onReady', async () => transmissions.start());
     app.addHook('onClose', async () => transmissions.stop());
+    const invoiceTransmissions = createInvoiceTransmissionWorker(ctx.db, config, app.log, clock);
+    ctx.invoiceTransmissionWorker = invoiceTransmissions;
+    app.addHook('onReady', async () => invoiceTransmissions.start());
+    app.addHook('onClose', async () => invoiceTransmissions.stop());
   }
 
   app.addHook('onRequest', async (request, reply) => {

@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   RT_TRANSMISSION_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(2000),
   RT_CLOSURE_TIME: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)').default('23:50'),
   RT_CLOSURE_CHECK_MS: z.coerce.number().int().min(10).default(30_000),
+  SDI_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  INVOICE_ACCEPTANCE_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -67,6 +69,10 @@ export interface Config {
   rtClosureTime: string;
   /** How often the server looks whether the automatic closure is due. */
   rtClosureCheckMs: number;
+  /** Sandbox: how long the simulated SdI takes to notify the outcome of an Italian invoice. */
+  sdiSimulatorDelayMs: number;
+  /** How often the server looks for delivered invoices whose recipient's silence now counts as acceptance. */
+  invoiceAcceptanceCheckMs: number;
 }
 
 /**
@@ -117,5 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     rtTransmissionRetryMs: raw.RT_TRANSMISSION_RETRY_MS,
     rtClosureTime: raw.RT_CLOSURE_TIME,
     rtClosureCheckMs: raw.RT_CLOSURE_CHECK_MS,
+    sdiSimulatorDelayMs: raw.SDI_SIMULATOR_DELAY_MS,
+    invoiceAcceptanceCheckMs: raw.INVOICE_ACCEPTANCE_CHECK_MS,
   };
 }

@@ -1,4 +1,4 @@
-// npm run worker: builds export jobs and transmits RT daily closures outside the server (run the server with EXPORT_WORKER=off).
+// npm run worker: builds export jobs, transmits RT daily closures and carries invoices through the SdI outside the server (run the server with EXPORT_WORKER=off).
 // On PostgreSQL several workers may run at once; the embedded database serves one process at a
 // time, so there the worker refuses to start while the server holds DATA_DIR.
 // SIGTERM finishes the job in hand, then exits.
@@ -7,6 +7,7 @@ import { openMigratedDatabase, secretsKeyFor } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
 import { createTransmissionWorker } from '../fiscal/rt/transmission/createTransmissionWorker.js';
+import { createInvoiceTransmissionWorker } from '../einvoicing/transmission/createInvoiceTransmissionWorker.js';
 import { logDestination } from '../lib/logDestination.js';
 import { SecretBox } from '../lib/secretBox.js';
 import { openDatabaseOrExit } from './openDatabaseOrExit.js';
@@ -20,10 +21,12 @@ const worker = createExportWorker({ db: database.prisma, sql: database.sql, secr
 worker.start();
 const transmissions = createTransmissionWorker(database.prisma, config, log);
 transmissions.start();
+const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log);
+invoiceTransmissions.start();
 log.info({ worker_id: worker.id }, 'export and transmission worker started');
 
 const shutdown = async () => {
-  await Promise.all([worker.stop(), transmissions.stop()]);
+  await Promise.all([worker.stop(), transmissions.stop(), invoiceTransmissions.stop()]);
   await database.close();
   process.exit(0);
 };

@@ -24,6 +24,8 @@ export interface ReferencedInvoice {
   jurisdiction: string;
   currency: string;
   documentType: InvoiceDocumentKind;
+  /** Whether the original's pending cancellation is the note being checked (the note a cancellation issues). */
+  cancelledByThisNote?: boolean;
 }
 
 export interface InvoiceRuleInput {
@@ -72,7 +74,7 @@ function referenceViolations(input: InvoiceRuleInput): RuleViolation[] {
   const original = input.original;
   if (!original) return [violation(field, 'no invoice of this organization has this id')];
   if (original.documentType === 'credit_note') return [violation(field, 'a credit note is not corrected by another note; issue a new invoice')];
-  if (!CORRECTABLE_STATES.includes(original.state)) {
+  if (!CORRECTABLE_STATES.includes(original.state) && !(original.state === 'cancellation_requested' && original.cancelledByThisNote)) {
     return [violation(field, `the original invoice is ${original.state}; only a submitted invoice that was not rejected or cancelled can be corrected`, { state: original.state })];
   }
   if (original.jurisdiction !== input.jurisdiction) {

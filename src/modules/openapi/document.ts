@@ -27,6 +27,10 @@ const TAGS = [
   { name: 'Refunds', description: 'Style O: refunds of completed sales, completed (signed) or cancelled.' },
   { name: 'Receipts', description: "Receipts of completed operations, and the customer's links (no API key)." },
   { name: 'Exports', description: 'Style M: asynchronous DSFinV-K exports and their signed downloads.' },
+  {
+    name: 'Invoices',
+    description: 'Style O: e-invoices for Italy (FatturaPA through the SdI) and Germany (XRechnung): drafts, submission with gapless numbers and a hash chain, cancellation by credit note, the document and a PDF.',
+  },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Admin',

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { Decimal } from 'decimal.js';
-import { fromMinorUnits } from '../../domain/money.js';
+import { currencyExponent, fromMinorUnits } from '../../domain/money.js';
 import { toWinAnsi } from '../../receipts/renderReceiptPdf.js';
 import type { InvoiceContent, InvoiceParty } from '../invoiceDocument.js';
 import { INVOICE_PDF_LABELS, type InvoicePdfLabels } from './invoicePdfLabels.js';
@@ -26,8 +26,8 @@ const BOTTOM = A4[1] - MARGIN;
 
 /** 1234567 minor units of EUR -> "12.345,67 EUR" (Italian and German write amounts alike). */
 function money(minor: number, currency: string): string {
-  const [whole, fraction] = fromMinorUnits(minor, currency).abs().toFixed().split('.');
-  const places = fraction === undefined ? '' : `,${fraction.padEnd(2, '0')}`;
+  const [whole, fraction] = fromMinorUnits(minor, currency).abs().toFixed(currencyExponent(currency)).split('.');
+  const places = fraction === undefined ? '' : `,${fraction}`;
   return `${minor < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}${places} ${currency}`;
 }
 

@@ -72,13 +72,13 @@ const DiscountInput = z.discriminatedUnion('type', [
     amount: MinorUnits.min(0).describe('Minor units off the line\'s quantity × unit_price_net'),
     source: Text(50).optional(),
     label: Text(200).optional(),
-  }),
+  }).meta({ id: 'InvoiceDiscountByAmount' }),
   z.strictObject({
     type: z.literal('rate'),
     rate: DecimalRate.describe('The fraction of quantity × unit_price_net taken off, e.g. "0.1"'),
     source: Text(50).optional(),
     label: Text(200).optional(),
-  }),
+  }).meta({ id: 'InvoiceDiscountByRate' }),
 ]).meta({ discriminator: { propertyName: 'type' } });
 
 const LineItemInput = z.strictObject({

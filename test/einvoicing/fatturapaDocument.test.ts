@@ -22,6 +22,11 @@ describe('FatturaPA document', () => {
     const { xml } = fatturaPaFormat.build(invoice());
     expect(await fatturaPaSchemaErrors(xml.replace('<RegimeFiscale>RF01</RegimeFiscale>', ''))).not.toEqual([]);
     expect(await fatturaPaSchemaErrors(xml.replace('<CAP>20121</CAP>', '<CAP>2012</CAP>'))).not.toEqual([]);
+    // Several documents in one run: a broken one among valid ones is found and named.
+    const errors = await fatturaPaSchemaErrors(xml, xml.replace('<Divisa>EUR</Divisa>', '<Divisa>euro</Divisa>'), xml);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.join('\n')).toContain('fattura-1.xml');
+    expect(errors.join('\n')).not.toContain('fattura-0.xml');
   });
 
   it('B2B to a 7-character recipient code: FPR12, transmitted by the seller, file name from the progressivo', async () => {

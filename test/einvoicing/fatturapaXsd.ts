@@ -7,10 +7,10 @@ import { validateXML } from 'xmllint-wasm';
 const XSD_DIR = '../shared/reference/xsd/fatturapa';
 const read = (name: string) => ({ fileName: name, contents: readFileSync(join(XSD_DIR, name), 'utf8') });
 
-/** The schema's error messages for `xml`; empty when the document is valid. */
-export async function fatturaPaSchemaErrors(xml: string): Promise<string[]> {
+/** The schema's error messages for the documents, each naming its file (`fattura-<i>.xml`); empty when all are valid. */
+export async function fatturaPaSchemaErrors(...xmls: string[]): Promise<string[]> {
   const result = await validateXML({
-    xml: [{ fileName: 'fattura.xml', contents: xml }],
+    xml: xmls.map((contents, i) => ({ fileName: `fattura-${i}.xml`, contents })),
     schema: [read('Schema_VFPA12_V1.2.3.xsd')],
     preload: [read('xmldsig-core-schema.xsd')],
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fatturaPaFormat } from '../../src/einvoicing/fatturapa/index.js';
 import type { InvoiceDocument } from '../../src/einvoicing/invoiceDocument.js';
-import { consumer, dutchCompany, germanCompany, invoice, line, publicAdministration } from './fatturapaFixtures.js';
+import { consumer, dutchCompany, germanCompany, invoice, line, publicAdministration, seller } from './fatturapaFixtures.js';
 import { body, brokenSums, header, readFattura } from './fatturapaRead.js';
 import { fatturaPaSchemaErrors } from './fatturapaXsd.js';
 
@@ -198,11 +198,16 @@ describe('FatturaPA document', () => {
   it.each([
     ['simplified_invoice', 'TD01'],
     ['deferred_invoice', 'TD24'],
-    ['self_invoice', 'TD27'],
   ] as const)('%s is %s', async (documentType, tipo) => {
     const built = await build(invoice({ documentType }));
     expect(body(built.xml).DatiGenerali.DatiGeneraliDocumento.TipoDocumento).toBe(tipo);
     expect(body(built.xml).DatiGenerali.DatiFattureCollegate).toBeUndefined();
+  });
+
+  it('a self_invoice is TD27, the seller being its own buyer', async () => {
+    const built = await build(invoice({ documentType: 'self_invoice', buyer: seller(), notes: ['Autofattura per omaggi senza rivalsa'] }));
+    expect(body(built.xml).DatiGenerali.DatiGeneraliDocumento.TipoDocumento).toBe('TD27');
+    expect(header(built.xml).CessionarioCommittente.DatiAnagrafici.IdFiscaleIVA).toEqual({ IdPaese: 'IT', IdCodice: '01234567890' });
   });
 
   it('purchase order and contract references become DatiOrdineAcquisto and DatiContratto', async () => {

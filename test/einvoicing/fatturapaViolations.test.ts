@@ -96,6 +96,13 @@ describe('FatturaPA validation rules', () => {
       expect(fieldsOf(invoice({ buyer: { ...germanCompany(), vatId: null, taxCode: '1'.repeat(29) } }))).toEqual(['buyer.tax_id']);
     });
 
+    it('an invoice to oneself is refused (00471); a self_invoice to anyone else too (00472)', () => {
+      expect(fieldsOf(invoice({ buyer: { ...italianCompany(), vatId: 'it01234567890' } }))).toEqual(['buyer.tax_id']);
+      expect(fieldsOf(invoice({ documentType: 'deferred_invoice', buyer: seller() }))).toEqual(['buyer.tax_id']);
+      expect(fieldsOf(invoice({ documentType: 'self_invoice' }))).toEqual(['buyer.tax_id']);
+      expect(fieldsOf(invoice({ documentType: 'self_invoice', buyer: seller() }))).toEqual([]);
+    });
+
     it('names and addresses fit the XSD’s lengths and Latin-1', () => {
       expect(fieldsOf(invoice({ buyer: { ...italianCompany(), legalName: 'x'.repeat(81) } }))).toEqual(['buyer.legal_name']);
       expect(fieldsOf(invoice({ buyer: { ...italianCompany(), legalName: 'Ζήτα Α.Ε.' } }))).toEqual(['buyer.legal_name']);
@@ -153,6 +160,10 @@ describe('FatturaPA validation rules', () => {
       expect(fieldsOf(invoice({ currency: 'BHD' }))).toEqual(['currency']);
     });
 
+    it('the issue date is 1970-01-01 or later', () => {
+      expect(fieldsOf(invoice({ issueDate: '1969-12-31' }))).toEqual(['issue_date']);
+    });
+
     it('notes: Latin-1, any length', () => {
       expect(fieldsOf(invoice({ notes: ['ok', 'Grazie 🙏'] }))).toEqual(['notes[1]']);
       expect(fieldsOf(invoice({ notes: ['x'.repeat(5000)] }))).toEqual([]);
@@ -173,6 +184,11 @@ describe('FatturaPA validation rules', () => {
       for (const method of [null, 'Bank Transfer', 'credit-transfer', 'cash', 'SEPA direct debit', 'PagoPA', 'riba']) {
         expect(fieldsOf(invoice({ paymentTerms: terms(method) }))).toEqual([]);
       }
+    });
+
+    it('installment amounts fit 11 integer digits', () => {
+      const installments = [{ dueDate: '2025-07-31', amount: 12200 }, { dueDate: '2025-08-31', amount: 10_000_000_000_000 }];
+      expect(fieldsOf(invoice({ paymentTerms: { method: null, dueDate: null, iban: null, installments } }))).toEqual(['payment_terms.installments[1].amount']);
     });
 
     it('IBAN: a country, two check digits and 11 to 30 letters or digits (spaces allowed)', () => {

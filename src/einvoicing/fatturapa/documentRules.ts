@@ -43,6 +43,13 @@ function currencyViolations(invoice: InvoiceContent): RuleViolation[] {
   return [];
 }
 
+/** DataFatturaType starts at 1970-01-01. */
+const FIRST_ISSUE_DATE = '1970-01-01';
+
+function dateViolations(invoice: InvoiceContent): RuleViolation[] {
+  return invoice.issueDate < FIRST_ISSUE_DATE ? [violation('issue_date', `FatturaPA accepts issue dates from ${FIRST_ISSUE_DATE}.`)] : [];
+}
+
 function noteViolations(invoice: InvoiceContent): RuleViolation[] {
   return invoice.notes.flatMap((note, i) => {
     // Any length: a long note is written as several Causale of 200 characters.
@@ -74,17 +81,23 @@ function paymentViolations(invoice: InvoiceContent): RuleViolation[] {
   if (modalitaPagamentoOf(terms.method) === undefined) {
     violations.push(violation('payment_terms.method', `FatturaPA knows no payment method ${JSON.stringify(terms.method)}; use one of ${SUPPORTED_PAYMENT_METHODS.join(', ')}.`));
   }
+  terms.installments.forEach((installment, i) => {
+    if (fromMinorUnits(installment.amount, invoice.currency).abs().gte(AMOUNT_LIMIT)) {
+      violations.push(violation(`payment_terms.installments[${i}].amount`, 'FatturaPA writes amounts below 100,000,000,000 in the invoice currency.'));
+    }
+  });
   if (terms.iban !== null && !IBAN.test(normalizedIban(terms.iban))) {
     violations.push(violation('payment_terms.iban', 'iban must be a country code, two check digits and 11 to 30 letters or digits.'));
   }
   return violations;
 }
 
-/** Rules of the document as a whole: routing, currency, notes, references, payment terms, the number of lines. */
+/** Rules of the document as a whole: routing, currency, issue date, notes, references, payment terms, the number of lines. */
 export function documentViolations(invoice: InvoiceContent): RuleViolation[] {
   return [
     ...routingViolations(invoice),
     ...currencyViolations(invoice),
+    ...dateViolations(invoice),
     ...(invoice.lines.length > MAX_LINES ? [violation('line_items', `FatturaPA numbers at most ${MAX_LINES} lines.`)] : []),
     ...noteViolations(invoice),
     ...referenceViolations(invoice),

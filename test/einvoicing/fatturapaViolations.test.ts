@@ -149,15 +149,17 @@ describe('FatturaPA validation rules', () => {
       expect(fieldsOf(invoice({ lines: [line(1, { unitPriceNet: 10_000_000_000_000 })] }))).toEqual(['line_items[0].unit_price_net', 'line_items']);
     });
 
-    it('at most 9999 lines', () => {
+    it('at least one line, at most 9999', () => {
+      expect(fieldsOf(invoice({ lines: [], vatBreakdown: [] }))).toEqual(['line_items']);
       const lines = Array.from({ length: 10_000 }, (_, i) => line(i + 1, { unitPriceNet: 1 }));
       expect(fieldsOf(invoice({ lines }))).toEqual(['line_items']);
     });
   });
 
   describe('document', () => {
-    it('a currency with three decimals cannot be written', () => {
+    it('the currency is an upper-case code with at most two decimals', () => {
       expect(fieldsOf(invoice({ currency: 'BHD' }))).toEqual(['currency']);
+      expect(fieldsOf(invoice({ currency: 'eur' }))).toEqual(['currency']);
     });
 
     it('the issue date is 1970-01-01 or later', () => {

@@ -9,7 +9,7 @@ import { CODICE_DESTINATARIO, NO_RECIPIENT_CODE } from './transmissionFormat.js'
 import { violation } from './violation.js';
 import { textProblem } from './xmlText.js';
 
-/** NumeroLinea counts to 9999. */
+/** NumeroLinea counts to 9999; DettaglioLinee occurs at least once. */
 const MAX_LINES = 9999;
 /** EmailType: a dot-atom local part and domain (the XSD's quoted and literal forms are not accepted here), at most 256 characters. */
 const PEC_ADDRESS = /^[!#-'*+/-9=?A-Z^-~-]+(\.[!#-'*+/-9=?A-Z^-~-]+)*@[!#-'*+/-9=?A-Z^-~-]+(\.[!#-'*+/-9=?A-Z^-~-]+)*$/;
@@ -34,6 +34,9 @@ function routingViolations(invoice: InvoiceContent): RuleViolation[] {
 }
 
 function currencyViolations(invoice: InvoiceContent): RuleViolation[] {
+  if (!/^[A-Z]{3}$/.test(invoice.currency)) {
+    return [violation('currency', 'currency must be an ISO 4217 code in upper case (DivisaType).')];
+  }
   if (currencyExponent(invoice.currency) > 2) {
     return [violation('currency', `FatturaPA writes amounts with two decimals: ${invoice.currency} has ${currencyExponent(invoice.currency)}.`)];
   }
@@ -98,6 +101,7 @@ export function documentViolations(invoice: InvoiceContent): RuleViolation[] {
     ...routingViolations(invoice),
     ...currencyViolations(invoice),
     ...dateViolations(invoice),
+    ...(invoice.lines.length === 0 ? [violation('line_items', 'A FatturaPA document has at least one line.')] : []),
     ...(invoice.lines.length > MAX_LINES ? [violation('line_items', `FatturaPA numbers at most ${MAX_LINES} lines.`)] : []),
     ...noteViolations(invoice),
     ...referenceViolations(invoice),

@@ -176,10 +176,6 @@ describe('FatturaPA validation rules', () => {
       expect(fieldsOf(invoice({ references }))).toEqual(['references.purchase_order_ref', 'references.contract_ref']);
     });
 
-    it('a credit note references the invoice it corrects', () => {
-      expect(fieldsOf(invoice({ documentType: 'credit_note' }))).toEqual(['references.original_invoice_id']);
-    });
-
     it('payment method: one FatturaPA knows, matched as people write it', () => {
       const terms = (method: string | null) => ({ method, dueDate: null, iban: null, installments: [] });
       expect(fieldsOf(invoice({ paymentTerms: terms('bitcoin') }))).toEqual(['payment_terms.method']);

@@ -61,20 +61,18 @@ function noteViolations(invoice: InvoiceContent): RuleViolation[] {
   });
 }
 
+/** The purchase order and contract references are IdDocumento (String20). A credit note's original is the invoice resource's rule. */
 function referenceViolations(invoice: InvoiceContent): RuleViolation[] {
-  const { references } = invoice;
-  const violations: RuleViolation[] = [];
-  for (const [value, field] of [
-    [references.purchaseOrderRef, 'references.purchase_order_ref'],
-    [references.contractRef, 'references.contract_ref'],
-  ] as const) {
+  const { purchaseOrderRef, contractRef } = invoice.references;
+  return (
+    [
+      [purchaseOrderRef, 'references.purchase_order_ref'],
+      [contractRef, 'references.contract_ref'],
+    ] as const
+  ).flatMap(([value, field]) => {
     const problem = value ? textProblem(value, 'ascii', NUMERO_LENGTH) : undefined;
-    if (problem) violations.push(violation(field, `The reference is FatturaPA's IdDocumento, which ${problem}.`));
-  }
-  if (invoice.documentType === 'credit_note' && references.originalInvoice === null) {
-    violations.push(violation('references.original_invoice_id', 'A credit note (TD04) references the invoice it corrects in DatiFattureCollegate.'));
-  }
-  return violations;
+    return problem ? [violation(field, `The reference is FatturaPA's IdDocumento, which ${problem}.`)] : [];
+  });
 }
 
 function paymentViolations(invoice: InvoiceContent): RuleViolation[] {

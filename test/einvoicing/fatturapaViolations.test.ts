@@ -141,8 +141,9 @@ describe('FatturaPA validation rules', () => {
       expect(fieldsOf(invoice({ lines: [line(1, { quantity: '1.123456', unitPriceNet: 100 })] }))).toEqual([]);
     });
 
-    it('a discount on a line of quantity 0 cannot be written per unit', () => {
+    it('a discount is written per unit: not on quantity 0, and within the amount type', () => {
       expect(fieldsOf(invoice({ lines: [line(1), line(2, { quantity: '0', discount: 100 })] }))).toEqual(['line_items[1].discount']);
+      expect(fieldsOf(invoice({ lines: [line(1, { quantity: '-0.000001', unitPriceNet: 0, discount: -100_000_000_000 })] }))).toEqual(['line_items[0].discount']);
     });
 
     it('amounts fit 11 integer digits', () => {

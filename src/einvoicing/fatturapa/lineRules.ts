@@ -36,8 +36,14 @@ function amountViolations(line: InvoiceDocumentLine, path: string, currency: str
   if (fromMinorUnits(line.unitPriceNet, currency).abs().gte(AMOUNT_LIMIT) || fromMinorUnits(line.netAmount, currency).abs().gte(AMOUNT_LIMIT)) {
     violations.push(violation(`${path}.unit_price_net`, 'FatturaPA writes line amounts below 100,000,000,000 in the invoice currency.'));
   }
-  if (line.discount !== null && line.discount.amount !== 0 && quantity.isZero()) {
-    violations.push(violation(`${path}.discount`, 'FatturaPA applies a line discount to the unit price: a discounted line needs a quantity other than 0.'));
+  if (line.discount !== null && line.discount.amount !== 0) {
+    // Written per unit: the discount divided by the quantity must exist and fit the amount type.
+    const discount = fromMinorUnits(line.discount.amount, currency);
+    if (quantity.isZero()) {
+      violations.push(violation(`${path}.discount`, 'FatturaPA applies a line discount to the unit price: a discounted line needs a quantity other than 0.'));
+    } else if (discount.dividedBy(quantity).abs().gte(AMOUNT_LIMIT)) {
+      violations.push(violation(`${path}.discount`, 'FatturaPA writes the discount per unit, which must stay below 100,000,000,000 in the invoice currency.'));
+    }
   }
   return violations;
 }

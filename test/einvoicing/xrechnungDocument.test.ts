@@ -248,6 +248,25 @@ describe('XRechnung document', () => {
     expect(valueAt(xml, '//ram:SpecifiedTradeProduct/ram:Name')).toBe('Kabel <5m> & Stecker');
   });
 
+  it('leaves out blank optional text rather than write empty elements', async () => {
+    const xml = await buildValid(
+      germanInvoice({
+        notes: ['', '  ', 'Danke'],
+        lineSpecs: [{ unitPriceNet: 10_00, productRef: ' ', discount: 1_00, discountLabel: ' ' }],
+        references: { originalInvoice: null, purchaseOrderRef: ' ', contractRef: '', deliveryDate: null },
+        seller: { ...germanSeller(), email: ' rechnungen@muster-soehne.de ', address: { ...germanSeller().address, line2: ' ', state: '' } },
+        buyer: { ...germanBuyer(), contact: { name: null, phone: null, email: ' ' } },
+      }),
+    );
+    expect(valuesAt(xml, '//ram:IncludedNote/ram:Content')).toEqual(['Danke']);
+    expect(valuesAt(xml, '//ram:SellerAssignedID')).toEqual([]);
+    expect(valuesAt(xml, '//ram:BuyerOrderReferencedDocument | //ram:ContractReferencedDocument')).toEqual([]);
+    expect(valuesAt(xml, '//ram:SpecifiedTradeAllowanceCharge/ram:Reason')).toEqual(['Rabatt']);
+    expect(valueAt(xml, `${SELLER}/ram:URIUniversalCommunication/ram:URIID`)).toBe('rechnungen@muster-soehne.de');
+    expect(valuesAt(xml, `${SELLER}/ram:PostalTradeAddress/ram:LineTwo | ${SELLER}/ram:PostalTradeAddress/ram:CountrySubDivisionName`)).toEqual([]);
+    expect(valuesAt(xml, `${BUYER}/ram:DefinedTradeContact`)).toEqual([]);
+  });
+
   it('file name and jurisdiction data', () => {
     const built = xrechnungFormat.build(germanInvoice({ invoiceNumber: 'RE/2025/17' }));
     expect(built.fileName).toBe('RE-2025-17.xml');

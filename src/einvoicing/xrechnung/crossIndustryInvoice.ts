@@ -32,8 +32,8 @@ function headerTradeAgreement(invoice: InvoiceDocument, notSubjectToVat: boolean
     'ram:BuyerReference': invoice.routing.buyerReference,
     'ram:SellerTradeParty': tradeParty(invoice.seller, { withVatId: !notSubjectToVat, withTaxCode: true }),
     'ram:BuyerTradeParty': tradeParty(invoice.buyer, { withVatId: !notSubjectToVat, withTaxCode: false }),
-    ...(purchaseOrderRef ? { 'ram:BuyerOrderReferencedDocument': { 'ram:IssuerAssignedID': purchaseOrderRef } } : {}),
-    ...(contractRef ? { 'ram:ContractReferencedDocument': { 'ram:IssuerAssignedID': contractRef } } : {}),
+    ...(purchaseOrderRef?.trim() ? { 'ram:BuyerOrderReferencedDocument': { 'ram:IssuerAssignedID': purchaseOrderRef } } : {}),
+    ...(contractRef?.trim() ? { 'ram:ContractReferencedDocument': { 'ram:IssuerAssignedID': contractRef } } : {}),
   };
 }
 
@@ -70,6 +70,8 @@ function headerTradeSettlement(invoice: InvoiceDocument): XmlNode {
  */
 export function buildCrossIndustryInvoice(invoice: InvoiceDocument): string {
   const notSubjectToVat = invoice.lines.some((line) => line.vatCategory === 'O');
+  // A blank note would be an empty element, which XRechnung rejects (PEPPOL-EN16931-R008).
+  const notes = invoice.notes.filter((note) => note.trim() !== '');
   const document = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     'rsm:CrossIndustryInvoice': {
@@ -85,7 +87,7 @@ export function buildCrossIndustryInvoice(invoice: InvoiceDocument): string {
         'ram:ID': invoice.invoiceNumber,
         'ram:TypeCode': documentTypeCode(invoice.documentType),
         'ram:IssueDateTime': { 'udt:DateTimeString': dateTimeString(invoice.issueDate) },
-        ...(invoice.notes.length ? { 'ram:IncludedNote': invoice.notes.map((note) => ({ 'ram:Content': note })) } : {}),
+        ...(notes.length ? { 'ram:IncludedNote': notes.map((note) => ({ 'ram:Content': note })) } : {}),
       },
       'rsm:SupplyChainTradeTransaction': {
         'ram:IncludedSupplyChainTradeLineItem': invoice.lines.map((line) => lineItem(line, invoice.currency)),

@@ -26,7 +26,7 @@ export function lineItem(line: InvoiceDocumentLine, currency: string): XmlNode {
   return {
     'ram:AssociatedDocumentLineDocument': { 'ram:LineID': String(line.position) },
     'ram:SpecifiedTradeProduct': {
-      ...(line.productRef ? { 'ram:SellerAssignedID': line.productRef } : {}),
+      ...(line.productRef?.trim() ? { 'ram:SellerAssignedID': line.productRef } : {}),
       'ram:Name': line.description,
     },
     'ram:SpecifiedLineTradeAgreement': {

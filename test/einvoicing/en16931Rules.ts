@@ -1,13 +1,15 @@
 // An independent check of a CII invoice against the EN 16931 and XRechnung 3.0 business rules
 // that an invoice built by this service can touch. No npm package ships the official
 // Schematron (or its XSLT), so the rules are written here from their published texts, reading
-// the XML with XPath only, and share no code with the builder in src/einvoicing/xrechnung:
-// a mistake in the builder's reading of a rule is not repeated here by construction.
+// the XML with XPath only and sharing no code with the builder in src/einvoicing/xrechnung.
+// It is no substitute for the official validator: it covers the rules listed here, and its
+// reading of them is this project's.
 //
-// Covered: BR-01..BR-16, BR-21..BR-28, BR-41, BR-42, BR-49, BR-55, BR-61..BR-63, BR-CO-04,
-// BR-CO-09..BR-CO-18, BR-CO-25, BR-CO-26, BR-DEC (amounts), a subset of BR-CL, BR-S/Z/E/AE/
-// IC/G/O-01, -02, -05, -08, -09, -10 (and BR-IC-11, BR-IC-12, BR-O-11..BR-O-14), BR-DE-1..11,
-// BR-DE-14..19, BR-DE-21, BR-DE-23..28, PEPPOL-EN16931-R001, R007, R008, R010, R020.
+// Covered: BR-01..BR-16, BR-21..BR-28, BR-41, BR-42, BR-45..BR-49, BR-55, BR-61..BR-63,
+// BR-CO-04, BR-CO-09..BR-CO-18, BR-CO-25, BR-CO-26, BR-DEC (amounts), a subset of BR-CL,
+// BR-S/Z/E/AE/IC/G/O-01, -02, -05, -08, -09, -10 (and BR-IC-11, BR-IC-12, BR-O-11, BR-O-12),
+// BR-DE-1..BR-DE-11, BR-DE-14..BR-DE-19, BR-DE-21, BR-DE-23..BR-DE-25, BR-DE-27, BR-DE-28,
+// PEPPOL-EN16931-R001, R007, R008, R010, R020, R120.
 import { Decimal } from 'decimal.js';
 import { parseXml, selectCii, type XmlNode } from '../support/ciiXpath.js';
 
@@ -63,8 +65,8 @@ class CiiDocument {
   }
 }
 
-/** EN 16931 rounds BT-117 half away from zero to two decimals. */
-const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+/** Two decimals as the Schematron's XPath round() gives them: a half goes towards positive infinity. */
+const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_CEIL);
 const sum = (values: (Decimal | null)[]) => values.reduce<Decimal>((total, value) => total.plus(value ?? 0), new Decimal(0));
 const ibanIsValid = (iban: string) => {
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
@@ -155,6 +157,14 @@ export function checkEn16931(xml: string): RuleFailure[] {
     for (const allowance of doc.nodes("ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge[ram:ChargeIndicator/udt:Indicator='false']", line)) {
       fatal('BR-41', doc.amount('ram:ActualAmount', allowance) !== null, `Line ${id}: allowance amount (BT-136) missing`);
       fatal('BR-42', doc.text('ram:Reason', allowance) !== null || doc.text('ram:ReasonCode', allowance) !== null, `Line ${id}: allowance reason (BT-139/BT-140) missing`);
+    }
+    const quantity = doc.amount('ram:SpecifiedLineTradeDelivery/ram:BilledQuantity', line);
+    const baseQuantity = doc.amount('ram:SpecifiedLineTradeAgreement/ram:NetPriceProductTradePrice/ram:BasisQuantity', line) ?? new Decimal(1);
+    const lineAllowances = sum(doc.nodes("ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge[ram:ChargeIndicator/udt:Indicator='false']/ram:ActualAmount", line).map((n) => new Decimal(n.textContent ?? 0)));
+    const lineCharges = sum(doc.nodes("ram:SpecifiedLineTradeSettlement/ram:SpecifiedTradeAllowanceCharge[ram:ChargeIndicator/udt:Indicator='true']/ram:ActualAmount", line).map((n) => new Decimal(n.textContent ?? 0)));
+    if (quantity !== null && price !== null && net !== null) {
+      const expected = round2(quantity.times(price).dividedBy(baseQuantity)).plus(lineCharges).minus(lineAllowances);
+      fatal('PEPPOL-EN16931-R120', net.eq(expected), `Line ${id}: net amount ${net} is not quantity x price + charges - allowances (${expected})`);
     }
     const category = doc.text("ram:SpecifiedLineTradeSettlement/ram:ApplicableTradeTax[ram:TypeCode='VAT']/ram:CategoryCode", line);
     fatal('BR-CO-04', category !== null, `Line ${id}: VAT category (BT-151) missing`);

@@ -66,6 +66,7 @@ describe('the EN 16931 / XRechnung rule checker', () => {
     ['PEPPOL-EN16931-R001', () => edit(standard, /<ram:BusinessProcessSpecifiedDocumentContextParameter>[\s\S]*?<\/ram:BusinessProcessSpecifiedDocumentContextParameter>/, '')],
     ['BR-CO-09', () => edit(standard, '>DE987654321<', '>987654321<')],
     ['BR-CO-26', () => edit(standard, /<ram:SpecifiedTaxRegistration>\s*<ram:ID schemeID="VA">DE123456789[\s\S]*?<\/ram:SpecifiedTaxRegistration>/, '')],
+    ['PEPPOL-EN16931-R120', () => edit(standard, '<ram:ChargeAmount>12.50</ram:ChargeAmount>', '<ram:ChargeAmount>12.49</ram:ChargeAmount>')],
     ['BR-27', () => edit(standard, '<ram:ChargeAmount>12.50</ram:ChargeAmount>', '<ram:ChargeAmount>-12.50</ram:ChargeAmount>')],
     ['BR-25', () => edit(standard, '<ram:Name>Article 1</ram:Name>', '')],
     ['BR-S-05', () => edit(oneLine, /(?<head><ram:SpecifiedLineTradeSettlement>\s*<ram:ApplicableTradeTax>\s*<ram:TypeCode>VAT<\/ram:TypeCode>\s*<ram:CategoryCode>S<\/ram:CategoryCode>\s*<ram:RateApplicablePercent>)19</, '$<head>0<')],

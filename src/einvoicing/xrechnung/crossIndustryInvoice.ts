@@ -10,8 +10,7 @@ import { paymentTerms } from './paymentTerms.js';
 import { CII_NAMESPACES, XRECHNUNG_BUSINESS_PROCESS, XRECHNUNG_CUSTOMIZATION_ID } from './profile.js';
 import { postalTradeAddress, tradeParty } from './tradeParty.js';
 import { headerTradeTax, vatBreakdownEntries } from './vatBreakdown.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** BG-13: the delivery date, or the issue date when the request gave none; intra-community supplies also name where the goods went (BR-IC-12), the buyer's address. */
 function headerTradeDelivery(invoice: InvoiceDocument): XmlNode {
@@ -29,7 +28,7 @@ function headerTradeDelivery(invoice: InvoiceDocument): XmlNode {
 function headerTradeAgreement(invoice: InvoiceDocument, notSubjectToVat: boolean): XmlNode {
   const { purchaseOrderRef, contractRef } = invoice.references;
   return {
-    'ram:BuyerReference': invoice.routing.buyerReference,
+    'ram:BuyerReference': invoice.routing.buyerReference?.trim(),
     'ram:SellerTradeParty': tradeParty(invoice.seller, { withVatId: !notSubjectToVat, withTaxCode: true }),
     'ram:BuyerTradeParty': tradeParty(invoice.buyer, { withVatId: !notSubjectToVat, withTaxCode: false }),
     ...(purchaseOrderRef?.trim() ? { 'ram:BuyerOrderReferencedDocument': { 'ram:IssuerAssignedID': purchaseOrderRef } } : {}),

@@ -1,6 +1,5 @@
 import type { InvoiceAddress, InvoiceParty } from '../invoiceDocument.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** Leaves out an element whose value is null or blank: CII forbids empty elements. */
 const present = (value: string | null | undefined): value is string => value !== null && value !== undefined && value.trim() !== '';

@@ -9,7 +9,7 @@ import { CODICE_DESTINATARIO, NO_RECIPIENT_CODE } from './transmissionFormat.js'
 import { violation } from './violation.js';
 import { textProblem } from './xmlText.js';
 
-/** NumeroLinea counts to 9999. */
+/** NumeroLinea counts to 9999; DettaglioLinee occurs at least once. */
 const MAX_LINES = 9999;
 /** EmailType: a dot-atom local part and domain (the XSD's quoted and literal forms are not accepted here), at most 256 characters. */
 const PEC_ADDRESS = /^[!#-'*+/-9=?A-Z^-~-]+(\.[!#-'*+/-9=?A-Z^-~-]+)*@[!#-'*+/-9=?A-Z^-~-]+(\.[!#-'*+/-9=?A-Z^-~-]+)*$/;
@@ -34,6 +34,9 @@ function routingViolations(invoice: InvoiceContent): RuleViolation[] {
 }
 
 function currencyViolations(invoice: InvoiceContent): RuleViolation[] {
+  if (!/^[A-Z]{3}$/.test(invoice.currency)) {
+    return [violation('currency', 'currency must be an ISO 4217 code in upper case (DivisaType).')];
+  }
   if (currencyExponent(invoice.currency) > 2) {
     return [violation('currency', `FatturaPA writes amounts with two decimals: ${invoice.currency} has ${currencyExponent(invoice.currency)}.`)];
   }
@@ -41,6 +44,13 @@ function currencyViolations(invoice: InvoiceContent): RuleViolation[] {
     return [violation('line_items', 'FatturaPA writes totals below 100,000,000,000 in the invoice currency.')];
   }
   return [];
+}
+
+/** DataFatturaType starts at 1970-01-01. */
+const FIRST_ISSUE_DATE = '1970-01-01';
+
+function dateViolations(invoice: InvoiceContent): RuleViolation[] {
+  return invoice.issueDate < FIRST_ISSUE_DATE ? [violation('issue_date', `FatturaPA accepts issue dates from ${FIRST_ISSUE_DATE}.`)] : [];
 }
 
 function noteViolations(invoice: InvoiceContent): RuleViolation[] {
@@ -51,20 +61,18 @@ function noteViolations(invoice: InvoiceContent): RuleViolation[] {
   });
 }
 
+/** The purchase order and contract references are IdDocumento (String20). A credit note's original is the invoice resource's rule. */
 function referenceViolations(invoice: InvoiceContent): RuleViolation[] {
-  const { references } = invoice;
-  const violations: RuleViolation[] = [];
-  for (const [value, field] of [
-    [references.purchaseOrderRef, 'references.purchase_order_ref'],
-    [references.contractRef, 'references.contract_ref'],
-  ] as const) {
+  const { purchaseOrderRef, contractRef } = invoice.references;
+  return (
+    [
+      [purchaseOrderRef, 'references.purchase_order_ref'],
+      [contractRef, 'references.contract_ref'],
+    ] as const
+  ).flatMap(([value, field]) => {
     const problem = value ? textProblem(value, 'ascii', NUMERO_LENGTH) : undefined;
-    if (problem) violations.push(violation(field, `The reference is FatturaPA's IdDocumento, which ${problem}.`));
-  }
-  if (invoice.documentType === 'credit_note' && references.originalInvoice === null) {
-    violations.push(violation('references.original_invoice_id', 'A credit note (TD04) references the invoice it corrects in DatiFattureCollegate.'));
-  }
-  return violations;
+    return problem ? [violation(field, `The reference is FatturaPA's IdDocumento, which ${problem}.`)] : [];
+  });
 }
 
 function paymentViolations(invoice: InvoiceContent): RuleViolation[] {
@@ -74,17 +82,24 @@ function paymentViolations(invoice: InvoiceContent): RuleViolation[] {
   if (modalitaPagamentoOf(terms.method) === undefined) {
     violations.push(violation('payment_terms.method', `FatturaPA knows no payment method ${JSON.stringify(terms.method)}; use one of ${SUPPORTED_PAYMENT_METHODS.join(', ')}.`));
   }
+  terms.installments.forEach((installment, i) => {
+    if (fromMinorUnits(installment.amount, invoice.currency).abs().gte(AMOUNT_LIMIT)) {
+      violations.push(violation(`payment_terms.installments[${i}].amount`, 'FatturaPA writes amounts below 100,000,000,000 in the invoice currency.'));
+    }
+  });
   if (terms.iban !== null && !IBAN.test(normalizedIban(terms.iban))) {
     violations.push(violation('payment_terms.iban', 'iban must be a country code, two check digits and 11 to 30 letters or digits.'));
   }
   return violations;
 }
 
-/** Rules of the document as a whole: routing, currency, notes, references, payment terms, the number of lines. */
+/** Rules of the document as a whole: routing, currency, issue date, notes, references, payment terms, the number of lines. */
 export function documentViolations(invoice: InvoiceContent): RuleViolation[] {
   return [
     ...routingViolations(invoice),
     ...currencyViolations(invoice),
+    ...dateViolations(invoice),
+    ...(invoice.lines.length === 0 ? [violation('line_items', 'A FatturaPA document has at least one line.')] : []),
     ...(invoice.lines.length > MAX_LINES ? [violation('line_items', `FatturaPA numbers at most ${MAX_LINES} lines.`)] : []),
     ...noteViolations(invoice),
     ...referenceViolations(invoice),

@@ -1,8 +1,8 @@
 import { fromMinorUnits, toAmount } from '../../domain/money.js';
 import type { RuleViolation } from '../../domain/violation.js';
 import type { InvoiceDocumentLine } from '../invoiceDocument.js';
-import { MAX_DECIMALS } from './amounts.js';
 import { ITALIAN_VAT_RATES_TEXT, isItalianVatRate } from './italianVatRates.js';
+import { MAX_QUANTITY_DECIMALS } from './lineAmounts.js';
 import { isNaturaCode, needsSubCode } from './natura.js';
 import { violation } from './violation.js';
 import { textProblem } from './xmlText.js';
@@ -30,14 +30,20 @@ function textViolations(line: InvoiceDocumentLine, path: string): RuleViolation[
 function amountViolations(line: InvoiceDocumentLine, path: string, currency: string): RuleViolation[] {
   const violations: RuleViolation[] = [];
   const quantity = toAmount(line.quantity);
-  if (quantity.decimalPlaces() > MAX_DECIMALS || quantity.abs().gte(QUANTITY_LIMIT)) {
-    violations.push(violation(`${path}.quantity`, 'FatturaPA writes a quantity with at most 12 integer digits and 8 decimals.'));
+  if (quantity.decimalPlaces() > MAX_QUANTITY_DECIMALS || quantity.abs().gte(QUANTITY_LIMIT)) {
+    violations.push(violation(`${path}.quantity`, `FatturaPA writes a quantity with at most 12 integer digits and, so that quantity x price fits PrezzoTotale's 8 decimals, ${MAX_QUANTITY_DECIMALS} decimals.`));
   }
   if (fromMinorUnits(line.unitPriceNet, currency).abs().gte(AMOUNT_LIMIT) || fromMinorUnits(line.netAmount, currency).abs().gte(AMOUNT_LIMIT)) {
     violations.push(violation(`${path}.unit_price_net`, 'FatturaPA writes line amounts below 100,000,000,000 in the invoice currency.'));
   }
-  if (line.discount !== null && line.discount.amount !== 0 && quantity.isZero()) {
-    violations.push(violation(`${path}.discount`, 'FatturaPA applies a line discount to the unit price: a discounted line needs a quantity other than 0.'));
+  if (line.discount !== null && line.discount.amount !== 0) {
+    // Written per unit: the discount divided by the quantity must exist and fit the amount type.
+    const discount = fromMinorUnits(line.discount.amount, currency);
+    if (quantity.isZero()) {
+      violations.push(violation(`${path}.discount`, 'FatturaPA applies a line discount to the unit price: a discounted line needs a quantity other than 0.'));
+    } else if (discount.dividedBy(quantity).abs().gte(AMOUNT_LIMIT)) {
+      violations.push(violation(`${path}.discount`, 'FatturaPA writes the discount per unit, which must stay below 100,000,000,000 in the invoice currency.'));
+    }
   }
   return violations;
 }

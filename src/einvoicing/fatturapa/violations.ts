@@ -3,6 +3,7 @@ import type { InvoiceContent } from '../invoiceDocument.js';
 import { documentViolations } from './documentRules.js';
 import { lineViolations } from './lineRules.js';
 import { buyerViolations, sellerViolations } from './partyRules.js';
+import { selfInvoiceViolations } from './selfInvoiceRules.js';
 
 /**
  * Everything in an invoice that would make its FatturaPA document invalid against the XSD or
@@ -13,6 +14,7 @@ export function fatturaPaViolations(invoice: InvoiceContent): RuleViolation[] {
   return [
     ...sellerViolations(invoice.seller),
     ...buyerViolations(invoice.buyer),
+    ...selfInvoiceViolations(invoice),
     ...invoice.lines.flatMap((line, i) => lineViolations(line, i, invoice.currency)),
     ...documentViolations(invoice),
   ];

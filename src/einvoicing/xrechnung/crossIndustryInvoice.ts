@@ -10,8 +10,7 @@ import { paymentTerms } from './paymentTerms.js';
 import { CII_NAMESPACES, XRECHNUNG_BUSINESS_PROCESS, XRECHNUNG_CUSTOMIZATION_ID } from './profile.js';
 import { postalTradeAddress, tradeParty } from './tradeParty.js';
 import { headerTradeTax, vatBreakdownEntries } from './vatBreakdown.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** BG-13: the delivery date, or the issue date when the request gave none; intra-community supplies also name where the goods went (BR-IC-12), the buyer's address. */
 function headerTradeDelivery(invoice: InvoiceDocument): XmlNode {
@@ -29,11 +28,11 @@ function headerTradeDelivery(invoice: InvoiceDocument): XmlNode {
 function headerTradeAgreement(invoice: InvoiceDocument, notSubjectToVat: boolean): XmlNode {
   const { purchaseOrderRef, contractRef } = invoice.references;
   return {
-    'ram:BuyerReference': invoice.routing.buyerReference,
+    'ram:BuyerReference': invoice.routing.buyerReference?.trim(),
     'ram:SellerTradeParty': tradeParty(invoice.seller, { withVatId: !notSubjectToVat, withTaxCode: true }),
     'ram:BuyerTradeParty': tradeParty(invoice.buyer, { withVatId: !notSubjectToVat, withTaxCode: false }),
-    ...(purchaseOrderRef ? { 'ram:BuyerOrderReferencedDocument': { 'ram:IssuerAssignedID': purchaseOrderRef } } : {}),
-    ...(contractRef ? { 'ram:ContractReferencedDocument': { 'ram:IssuerAssignedID': contractRef } } : {}),
+    ...(purchaseOrderRef?.trim() ? { 'ram:BuyerOrderReferencedDocument': { 'ram:IssuerAssignedID': purchaseOrderRef } } : {}),
+    ...(contractRef?.trim() ? { 'ram:ContractReferencedDocument': { 'ram:IssuerAssignedID': contractRef } } : {}),
   };
 }
 
@@ -70,6 +69,8 @@ function headerTradeSettlement(invoice: InvoiceDocument): XmlNode {
  */
 export function buildCrossIndustryInvoice(invoice: InvoiceDocument): string {
   const notSubjectToVat = invoice.lines.some((line) => line.vatCategory === 'O');
+  // A blank note would be an empty element, which XRechnung rejects (PEPPOL-EN16931-R008).
+  const notes = invoice.notes.filter((note) => note.trim() !== '');
   const document = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     'rsm:CrossIndustryInvoice': {
@@ -85,7 +86,7 @@ export function buildCrossIndustryInvoice(invoice: InvoiceDocument): string {
         'ram:ID': invoice.invoiceNumber,
         'ram:TypeCode': documentTypeCode(invoice.documentType),
         'ram:IssueDateTime': { 'udt:DateTimeString': dateTimeString(invoice.issueDate) },
-        ...(invoice.notes.length ? { 'ram:IncludedNote': invoice.notes.map((note) => ({ 'ram:Content': note })) } : {}),
+        ...(notes.length ? { 'ram:IncludedNote': notes.map((note) => ({ 'ram:Content': note })) } : {}),
       },
       'rsm:SupplyChainTradeTransaction': {
         'ram:IncludedSupplyChainTradeLineItem': invoice.lines.map((line) => lineItem(line, invoice.currency)),

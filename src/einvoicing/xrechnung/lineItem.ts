@@ -1,8 +1,7 @@
 import type { InvoiceDocumentLine } from '../invoiceDocument.js';
 import { ciiAmount, ciiPercent } from './ciiValues.js';
 import { unitCode } from './unitCode.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** UNCL 5189 "Discount": the reason code of a line allowance (BT-140). */
 const DISCOUNT_REASON_CODE = '95';
@@ -26,7 +25,7 @@ export function lineItem(line: InvoiceDocumentLine, currency: string): XmlNode {
   return {
     'ram:AssociatedDocumentLineDocument': { 'ram:LineID': String(line.position) },
     'ram:SpecifiedTradeProduct': {
-      ...(line.productRef ? { 'ram:SellerAssignedID': line.productRef } : {}),
+      ...(line.productRef?.trim() ? { 'ram:SellerAssignedID': line.productRef } : {}),
       'ram:Name': line.description,
     },
     'ram:SpecifiedLineTradeAgreement': {

@@ -1,8 +1,7 @@
 import type { InvoiceContent } from '../invoiceDocument.js';
 import { ciiAmount } from './ciiValues.js';
 import type { VatBreakdownEntry } from './vatBreakdown.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /**
  * BG-22. Every total follows from the lines and the breakdown (BR-CO-10, BR-CO-13 to BR-CO-16;

@@ -1,7 +1,6 @@
 import type { InvoiceContent } from '../invoiceDocument.js';
 import type { PaymentMeans } from './paymentMeans.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /**
  * BG-16, which XRechnung requires (BR-DE-1). A credit transfer names the payee's IBAN (BT-84);

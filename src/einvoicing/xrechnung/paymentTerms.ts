@@ -1,7 +1,6 @@
 import type { InvoiceContent } from '../invoiceDocument.js';
 import { ciiAmount, dateTimeString } from './ciiValues.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** 2025-03-01 as 01.03.2025. */
 const germanDate = (date: string) => date.split('-').reverse().join('.');

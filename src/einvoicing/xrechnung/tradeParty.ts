@@ -1,6 +1,5 @@
 import type { InvoiceAddress, InvoiceParty } from '../invoiceDocument.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** Leaves out an element whose value is null or blank: CII forbids empty elements. */
 const present = (value: string | null | undefined): value is string => value !== null && value !== undefined && value.trim() !== '';
@@ -21,9 +20,9 @@ export function postalTradeAddress(address: InvoiceAddress): XmlNode {
 function definedTradeContact(contact: InvoiceParty['contact']): XmlNode | null {
   if (!contact || !(present(contact.name) || present(contact.phone) || present(contact.email))) return null;
   return {
-    ...(present(contact.name) ? { 'ram:PersonName': contact.name } : {}),
-    ...(present(contact.phone) ? { 'ram:TelephoneUniversalCommunication': { 'ram:CompleteNumber': contact.phone } } : {}),
-    ...(present(contact.email) ? { 'ram:EmailURIUniversalCommunication': { 'ram:URIID': contact.email } } : {}),
+    ...(present(contact.name) ? { 'ram:PersonName': contact.name.trim() } : {}),
+    ...(present(contact.phone) ? { 'ram:TelephoneUniversalCommunication': { 'ram:CompleteNumber': contact.phone.trim() } } : {}),
+    ...(present(contact.email) ? { 'ram:EmailURIUniversalCommunication': { 'ram:URIID': contact.email.trim() } } : {}),
   };
 }
 
@@ -52,7 +51,7 @@ export function tradeParty(party: InvoiceParty, options: TradePartyOptions): Xml
     'ram:Name': party.legalName,
     ...(contact ? { 'ram:DefinedTradeContact': contact } : {}),
     'ram:PostalTradeAddress': postalTradeAddress(party.address),
-    ...(present(party.email) ? { 'ram:URIUniversalCommunication': { 'ram:URIID': { '@_schemeID': 'EM', '#text': party.email } } } : {}),
+    ...(present(party.email) ? { 'ram:URIUniversalCommunication': { 'ram:URIID': { '@_schemeID': 'EM', '#text': party.email.trim() } } } : {}),
     ...(registrations.length ? { 'ram:SpecifiedTaxRegistration': registrations } : {}),
   };
 }

@@ -1,8 +1,7 @@
 import type { InvoiceVatBreakdownRow } from '../invoiceDocument.js';
 import { ciiAmount, ciiPercent } from './ciiValues.js';
 import { exemptionReasonOf, isVatCategoryCode } from './vatCategory.js';
-
-type XmlNode = Record<string, unknown>;
+import type { XmlNode } from './xmlNode.js';
 
 /** One BG-23 entry: a VAT category at one rate. */
 export interface VatBreakdownEntry {

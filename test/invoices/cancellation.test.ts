@@ -6,7 +6,7 @@ import { applyChannelNotification } from '../../src/einvoicing/channelNotificati
 import { createTestApp, expectError, json, type TestApp } from '../support/testApp.js';
 import {
   deInvoice,
-  expectValidCii,
+  expectValidXRechnung,
   expectValidFatturaPa,
   getInvoice,
   invoiceAction,
@@ -76,7 +76,7 @@ describe('cancelling a German invoice', () => {
     const xml = await documentOf(t.app, fx.de, note.id);
     expect(xml).toContain('<ram:TypeCode>381</ram:TypeCode>');
     expect(xml).toContain(invoice.invoice_number);
-    await expectValidCii(xml);
+    await expectValidXRechnung(xml);
   });
 });
 

@@ -13,7 +13,7 @@ import { expectDerivedTotals } from '../support/styleO.js';
 import { requireTools } from '../support/tools.js';
 import {
   deInvoice,
-  expectValidCii,
+  expectValidXRechnung,
   expectValidFatturaPa,
   getInvoice,
   invoiceAction,
@@ -215,7 +215,7 @@ describe('submitting', () => {
     const xml = (await documentOf(fx.de, invoice.id)).body;
     expect(xml).toContain('rsm:CrossIndustryInvoice');
     expect(xml).toContain('04011000-12345-67');
-    await expectValidCii(xml);
+    await expectValidXRechnung(xml);
   });
 
   it('refuses an issue date after today, before numbering anything', async () => {
@@ -246,7 +246,7 @@ describe('a credit note', () => {
     const deXml = (await documentOf(fx.de, deNote.id)).body;
     expect(deXml).toContain('<ram:TypeCode>381</ram:TypeCode>');
     expect(deXml).toContain(deOriginal.invoice_number);
-    await expectValidCii(deXml);
+    await expectValidXRechnung(deXml);
   });
 });
 

@@ -4,6 +4,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { createApiKey } from '../../src/modules/admin/service.js';
+import { checkEn16931 } from '../einvoicing/en16931Rules.js';
+import { fatturaPaSchemaErrors } from '../einvoicing/fatturapaXsd.js';
 import { auth, createTenantWithKey, json, type TestApp } from './testApp.js';
 import { orgAuth, platformKey } from './styleO.js';
 
@@ -158,14 +160,7 @@ const XSD_ROOT = join(process.cwd(), '..', 'shared', 'reference', 'xsd');
 
 /** Validates a FatturaPA document against the official 1.2.3 schema (read from ../shared, never copied). */
 export async function expectValidFatturaPa(xml: string): Promise<void> {
-  const dir = join(XSD_ROOT, 'fatturapa');
-  const result = await validateXML({
-    xml: [{ fileName: 'invoice.xml', contents: xml }],
-    schema: [{ fileName: 'Schema_VFPA12_V1.2.3.xsd', contents: readFileSync(join(dir, 'Schema_VFPA12_V1.2.3.xsd'), 'utf8') }],
-    preload: [{ fileName: 'xmldsig-core-schema.xsd', contents: readFileSync(join(dir, 'xmldsig-core-schema.xsd'), 'utf8') }],
-  });
-  expect(result.errors).toEqual([]);
-  expect(result.valid).toBe(true);
+  expect(await fatturaPaSchemaErrors(xml)).toEqual([]);
 }
 
 /** Validates an XRechnung against the UN/CEFACT CII D16B schema. */
@@ -180,6 +175,12 @@ export async function expectValidCii(xml: string): Promise<void> {
   const result = await validateXML({ xml: [{ fileName: 'invoice.xml', contents: xml }], schema: [root], preload: imported });
   expect(result.errors).toEqual([]);
   expect(result.valid).toBe(true);
+}
+
+/** An XRechnung: valid against the CII schema and free of fatal EN 16931 / XRechnung rule failures (the independent checker of test/einvoicing). */
+export async function expectValidXRechnung(xml: string): Promise<void> {
+  await expectValidCii(xml);
+  expect(checkEn16931(xml).filter((failure) => failure.flag === 'fatal')).toEqual([]);
 }
 
 export { orgAuth };

@@ -31,6 +31,7 @@ export interface InvoicePdfLabels {
   purchaseOrder: string;
   contract: string;
   deliveryDate: string;
+  buyerReference: string;
   electronicDocument: string;
   authorityIdentifier: string;
   chainHash: string;
@@ -75,6 +76,7 @@ export const INVOICE_PDF_LABELS: Readonly<Record<'it' | 'de', InvoicePdfLabels>>
     purchaseOrder: 'Ordine di acquisto',
     contract: 'Contratto',
     deliveryDate: 'Data di consegna',
+    buyerReference: 'Riferimento del committente',
     electronicDocument: 'File trasmesso',
     authorityIdentifier: 'Identificativo SdI',
     chainHash: 'Hash di catena',
@@ -117,6 +119,7 @@ export const INVOICE_PDF_LABELS: Readonly<Record<'it' | 'de', InvoicePdfLabels>>
     purchaseOrder: 'Bestellung',
     contract: 'Vertrag',
     deliveryDate: 'Lieferdatum',
+    buyerReference: 'Käuferreferenz (Leitweg-ID)',
     electronicDocument: 'Elektronische Rechnung',
     authorityIdentifier: 'Kennung',
     chainHash: 'Ketten-Hash',

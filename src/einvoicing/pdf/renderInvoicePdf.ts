@@ -173,7 +173,7 @@ function drawInvoice(page: Page, input: InvoicePdfInput): void {
     ...(references.purchaseOrderRef ? [`${labels.purchaseOrder} ${references.purchaseOrderRef}`] : []),
     ...(references.contractRef ? [`${labels.contract} ${references.contractRef}`] : []),
     ...(references.deliveryDate ? [`${labels.deliveryDate} ${references.deliveryDate}`] : []),
-    ...(content.routing.buyerReference ? [content.routing.buyerReference] : []),
+    ...(content.routing.buyerReference ? [`${labels.buyerReference} ${content.routing.buyerReference}`] : []),
   ];
   referenceLines.forEach((line) => page.text(line));
   content.notes.forEach((note) => page.text(note));

@@ -34,11 +34,6 @@ export function canonicalVatId(taxId: string, country: string): string {
   return /^[A-Z]{2}/.test(value) ? value : `${vatPrefixOf(country)}${value}`;
 }
 
-/** A VAT id's country prefix and its national part: IT01234567890 -> IT, 01234567890. */
-export function splitVatId(vatId: string): { country: string; code: string } {
-  return { country: vatId.slice(0, 2), code: vatId.slice(2) };
-}
-
 export interface ResolvedTaxId {
   taxId: string | null;
   taxIdType: TaxIdType | null;

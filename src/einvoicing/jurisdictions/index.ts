@@ -3,9 +3,7 @@ import { germany } from './germany.js';
 import type { InvoiceJurisdiction } from './invoiceJurisdiction.js';
 import { italy } from './italy.js';
 
-export const INVOICE_JURISDICTIONS: Readonly<Record<InvoiceJurisdictionCode, InvoiceJurisdiction>> = { IT: italy, DE: germany };
-
-export const JURISDICTION_CODES = Object.keys(INVOICE_JURISDICTIONS) as InvoiceJurisdictionCode[];
+const INVOICE_JURISDICTIONS: Readonly<Record<InvoiceJurisdictionCode, InvoiceJurisdiction>> = { IT: italy, DE: germany };
 
 export const jurisdictionOf = (code: string): InvoiceJurisdiction => {
   const jurisdiction = INVOICE_JURISDICTIONS[code as InvoiceJurisdictionCode];

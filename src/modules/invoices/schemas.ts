@@ -167,8 +167,6 @@ export const UpdateInvoiceBody = z.strictObject({
 });
 export type UpdateInvoiceInput = z.infer<typeof UpdateInvoiceBody>;
 
-export type InvoiceFieldsInput = Omit<CreateInvoiceInput, 'metadata' | 'submit'>;
-
 export const SimulateInvoiceBody = z.strictObject({
   event: z.enum(RECIPIENT_SIMULATIONS).describe('The public administration\'s answer: recipient_accepted (NE EC01), recipient_refused (NE EC02), deadline_passed (DT)'),
 });

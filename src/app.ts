@@ -25,6 +25,7 @@ import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
 import { createDeliveryWorker } from './outbox/createDeliveryWorker.js';
+import { createInvoiceTransmissionWorker } from './einvoicing/transmission/createInvoiceTransmissionWorker.js';
 import { SecretBox } from './lib/secretBox.js';
 import { exportLinkSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
@@ -42,6 +43,7 @@ import { styleORoutes } from './modules/styleO/routes.js';
 import { styleConstraint } from './modules/styleO/styleConstraint.js';
 import { receiptRoutes } from './modules/receipts/routes.js';
 import { FiscalRetryWorker } from './modules/refunds/fiscalRetry.js';
+import { ImplicitAcceptances } from './modules/invoices/implicitAcceptance.js';
 import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
 import { rksvCryptoMaterialRoutes } from './modules/rksv/cryptoMaterialRoutes.js';
@@ -103,6 +105,9 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   const automaticClosures = new AutomaticClosures(ctx, app.log);
   app.addHook('onReady', async () => automaticClosures.start());
   app.addHook('onClose', async () => automaticClosures.stop());
+  const implicitAcceptances = new ImplicitAcceptances(ctx, app.log);
+  app.addHook('onReady', async () => implicitAcceptances.start());
+  app.addHook('onClose', async () => implicitAcceptances.stop());
   if (config.exportWorker === 'inline') {
     const links = { publicBaseUrl: ctx.publicBaseUrl, signer: ctx.urlSigner, ttlSeconds: config.exportUrlTtlSeconds };
     const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log, recordExportFinished(links));
@@ -116,6 +121,10 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     const deliveries = createDeliveryWorker(ctx.db, ctx.secrets, config, app.log);
     app.addHook('onReady', async () => deliveries.start());
     app.addHook('onClose', async () => deliveries.stop());
+    const invoiceTransmissions = createInvoiceTransmissionWorker(ctx.db, config, app.log, clock);
+    ctx.invoiceTransmissionWorker = invoiceTransmissions;
+    app.addHook('onReady', async () => invoiceTransmissions.start());
+    app.addHook('onClose', async () => invoiceTransmissions.stop());
   }
 
   app.addHook('onRequest', async (request, reply) => {

@@ -33,6 +33,8 @@ const ConfigSchema = z.object({
   RT_CLOSURE_CHECK_MS: z.coerce.number().int().min(10).default(30_000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(5000),
+  SDI_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  INVOICE_ACCEPTANCE_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -73,6 +75,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** The first retry delay of a failed webhook delivery; retries double it, up to 30 s in the sandbox and an hour in production. */
   webhookRetryMs: number;
+  /** Sandbox: how long the simulated SdI takes to notify the outcome of an Italian invoice. */
+  sdiSimulatorDelayMs: number;
+  /** How often the server looks for delivered invoices whose recipient's silence now counts as acceptance. */
+  invoiceAcceptanceCheckMs: number;
 }
 
 /**
@@ -125,5 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     rtClosureCheckMs: raw.RT_CLOSURE_CHECK_MS,
     webhookTimeoutMs: raw.WEBHOOK_TIMEOUT_MS,
     webhookRetryMs: raw.WEBHOOK_RETRY_MS,
+    sdiSimulatorDelayMs: raw.SDI_SIMULATOR_DELAY_MS,
+    invoiceAcceptanceCheckMs: raw.INVOICE_ACCEPTANCE_CHECK_MS,
   };
 }

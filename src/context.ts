@@ -4,6 +4,7 @@ import type { SqlDatabase } from './db/sql.js';
 import type { IdempotencyStore } from './http/idempotency.js';
 import type { ExportWorker } from './exports/exportWorker.js';
 import type { TransmissionWorker } from './fiscal/rt/transmission/transmissionWorker.js';
+import type { InvoiceTransmissionWorker } from './einvoicing/transmission/invoiceTransmissionWorker.js';
 import type { SecretBox } from './lib/secretBox.js';
 import type { UrlSigner } from './lib/signedUrl.js';
 
@@ -26,6 +27,8 @@ export interface AppContext {
   exportWorker?: ExportWorker;
   /** The in-process worker that transmits RT daily closures, when EXPORT_WORKER=inline. */
   transmissionWorker?: TransmissionWorker;
+  /** The in-process worker that carries submitted invoices through their channel (the SdI), when EXPORT_WORKER=inline. */
+  invoiceTransmissionWorker?: InvoiceTransmissionWorker;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
-// npm run worker: builds export jobs, transmits RT daily closures and delivers webhooks outside the server
-// (run the server with EXPORT_WORKER=off).
+// npm run worker: builds export jobs, transmits RT daily closures, carries invoices through the SdI and delivers
+// webhooks outside the server (run the server with EXPORT_WORKER=off).
 // On PostgreSQL several workers may run at once; the embedded database serves one process at a
 // time, so there the worker refuses to start while the server holds DATA_DIR.
 // SIGTERM finishes the job in hand, then exits.
@@ -8,6 +8,7 @@ import { openMigratedDatabase, secretsKeyFor } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
 import { createTransmissionWorker } from '../fiscal/rt/transmission/createTransmissionWorker.js';
+import { createInvoiceTransmissionWorker } from '../einvoicing/transmission/createInvoiceTransmissionWorker.js';
 import { logDestination } from '../lib/logDestination.js';
 import { SecretBox } from '../lib/secretBox.js';
 import { exportLinkSigner } from '../lib/signedUrl.js';
@@ -30,10 +31,12 @@ const transmissions = createTransmissionWorker(database.prisma, config, log, und
 transmissions.start();
 const deliveries = createDeliveryWorker(database.prisma, secrets, config, log);
 deliveries.start();
+const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log);
+invoiceTransmissions.start();
 log.info({ worker_id: worker.id }, 'export, transmission and webhook delivery worker started');
 
 const shutdown = async () => {
-  await Promise.all([worker.stop(), transmissions.stop(), deliveries.stop()]);
+  await Promise.all([worker.stop(), transmissions.stop(), deliveries.stop(), invoiceTransmissions.stop()]);
   await database.close();
   process.exit(0);
 };

@@ -104,6 +104,15 @@ const OPERATIONS: Record<string, [operationId: string, headers: Headers]> = {
   'GET /v1/webhook-endpoints/{id}': ['getWebhookEndpoint', BOTH_STYLES],
   'DELETE /v1/webhook-endpoints/{id}': ['deleteWebhookEndpoint', BOTH_STYLES],
   'GET /v1/webhook-endpoints/{id}/deliveries': ['listWebhookDeliveries', BOTH_STYLES],
+  'POST /v1/invoices': ['createInvoice', STYLE_O_WRITE],
+  'GET /v1/invoices': ['listInvoices', STYLE_O],
+  'GET /v1/invoices/{id}': ['getInvoice', STYLE_O],
+  'PATCH /v1/invoices/{id}': ['updateInvoice', STYLE_O_WRITE],
+  'POST /v1/invoices/{id}/submit': ['submitInvoice', STYLE_O_WRITE],
+  'POST /v1/invoices/{id}/cancel': ['cancelInvoice', STYLE_O_WRITE],
+  'POST /v1/invoices/{id}/simulate': ['simulateInvoiceRecipient', STYLE_O_WRITE],
+  'GET /v1/invoices/{id}/document': ['getInvoiceDocument', STYLE_O],
+  'GET /v1/invoices/{id}/pdf': ['getInvoicePdf', STYLE_O],
 };
 
 describe('operations', () => {

@@ -32,6 +32,10 @@ const TAGS = [
     description: 'Both styles: what changed (fiscal states, exports, daily closures, signature devices), written in the transaction of the change.',
   },
   { name: 'Webhooks', description: 'Both styles: endpoints that receive the events, signed (Service-Signature), with their delivery log.' },
+  {
+    name: 'Invoices',
+    description: 'Style O: e-invoices for Italy (FatturaPA through the SdI) and Germany (XRechnung): drafts, submission with gapless numbers and a hash chain, cancellation by credit note, the document and a PDF.',
+  },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Admin',

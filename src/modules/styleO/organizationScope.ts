@@ -27,7 +27,8 @@ const missingHeader = () =>
  *   its tenant outside the key's country is 403 when named in the header (as in Style M) and 404
  *   when named only in the path. Without either it is 400.
  *
- * An organization in the path must be the one the call acts for, else 404.
+ * An organization in the path (or, on a list, in its `organization_id` query parameter) must
+ * be the one the call acts for, else 404.
  */
 export async function resolveOrganization(
   db: Prisma,
@@ -81,6 +82,8 @@ export function organizationScopeHook(db: Prisma) {
   return async (request: FastifyRequest): Promise<void> => {
     if (request.routeOptions.config.auth === 'public' || !request.principal) return;
     const params = (request.params ?? {}) as Record<string, string | undefined>;
-    request.merchant = await resolveOrganization(db, request.principal, headerValue(request), params.organizationId);
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const named = params.organizationId ?? (typeof query.organization_id === 'string' ? query.organization_id : undefined);
+    request.merchant = await resolveOrganization(db, request.principal, headerValue(request), named);
   };
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 // these keep its order (the shared shapes, RefundOperation, CanonicalReceipt, then OrganizationLocation).
 import '../refunds/schemas.js';
 import '../canonicalReceipts/schemas.js';
+import { invoiceRoutes } from '../invoices/routes.js';
 import { locationStyleORoutes } from '../locations/styleORoutes.js';
 import { operationStyleORoutes } from '../operations/styleORoutes.js';
 import { organizationStyleORoutes } from '../organizations/styleORoutes.js';
@@ -24,4 +25,5 @@ export const styleORoutes: FastifyPluginAsync = async (app) => {
   await app.register(locationStyleORoutes);
   await app.register(registerStyleORoutes);
   await app.register(operationStyleORoutes);
+  await app.register(invoiceRoutes);
 };

@@ -1,0 +1,82 @@
+/**
+ * The states of an invoice (contract 3.5) and what moves it between them. Every change goes
+ * through `nextInvoiceState`; a pair it does not list is 409 invoice_invalid_state.
+ */
+export const INVOICE_STATES = [
+  'draft',
+  'submitted',
+  'transmitted',
+  'delivered',
+  'accepted',
+  'undeliverable',
+  'rejected_by_authority',
+  'cancellation_requested',
+  'cancelled',
+] as const;
+export type InvoiceState = (typeof INVOICE_STATES)[number];
+
+/**
+ * What happened to the invoice. The authority's answers are channel-neutral: the SdI's RC is
+ * `delivered`, NS `rejected`, MC `undeliverable`, NE EC01 `recipient_accepted`, NE EC02
+ * `recipient_refused`, DT `deadline_passed`.
+ */
+export const INVOICE_EVENTS = [
+  'created',
+  'submitted',
+  'received_by_authority',
+  'rejected',
+  'delivered',
+  'undeliverable',
+  'recipient_accepted',
+  'recipient_refused',
+  'deadline_passed',
+  'implicitly_accepted',
+  'cancelled_as_draft',
+  'cancellation_requested',
+  'cancellation_confirmed',
+  'cancellation_failed',
+] as const;
+export type InvoiceEvent = (typeof INVOICE_EVENTS)[number];
+
+/** The states a credit note cancels: the invoice exists fiscally (DESIGN "Cancel"). */
+export const CANCELLABLE_BY_CREDIT_NOTE: readonly InvoiceState[] = ['transmitted', 'delivered', 'accepted', 'undeliverable'];
+
+/**
+ * From -> to per event. `recipient_refused` leaves a delivered invoice delivered (its
+ * delivery_status says refused), and `cancellation_failed` (the credit note was rejected)
+ * returns the invoice to the state it had before the cancellation was requested.
+ */
+const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState | null)[]; to: InvoiceState | 'previous' }>> = {
+  created: { from: [null], to: 'draft' },
+  submitted: { from: ['draft'], to: 'submitted' },
+  received_by_authority: { from: ['submitted'], to: 'transmitted' },
+  rejected: { from: ['submitted', 'transmitted'], to: 'rejected_by_authority' },
+  delivered: { from: ['transmitted'], to: 'delivered' },
+  undeliverable: { from: ['transmitted'], to: 'undeliverable' },
+  recipient_accepted: { from: ['delivered'], to: 'accepted' },
+  recipient_refused: { from: ['delivered'], to: 'delivered' },
+  deadline_passed: { from: ['delivered'], to: 'accepted' },
+  implicitly_accepted: { from: ['delivered'], to: 'accepted' },
+  cancelled_as_draft: { from: ['draft'], to: 'cancelled' },
+  cancellation_requested: { from: CANCELLABLE_BY_CREDIT_NOTE, to: 'cancellation_requested' },
+  cancellation_confirmed: { from: ['cancellation_requested'], to: 'cancelled' },
+  cancellation_failed: { from: ['cancellation_requested'], to: 'previous' },
+};
+
+/**
+ * The state `event` leads to from `from` (null: the invoice does not exist yet), or null when
+ * the event cannot happen there. `previous` is the state before the cancellation request, for
+ * `cancellation_failed`.
+ */
+export function nextInvoiceState(from: InvoiceState | null, event: InvoiceEvent, previous?: InvoiceState): InvoiceState | null {
+  const rule = TRANSITIONS[event];
+  if (!rule.from.includes(from)) return null;
+  if (rule.to !== 'previous') return rule.to;
+  return previous && CANCELLABLE_BY_CREDIT_NOTE.includes(previous) ? previous : null;
+}
+
+/**
+ * The states of an invoice a credit or debit note may correct: submitted and not rejected,
+ * not cancelled, and not already being cancelled.
+ */
+export const CORRECTABLE_STATES: readonly InvoiceState[] = ['submitted', ...CANCELLABLE_BY_CREDIT_NOTE];

@@ -1,0 +1,36 @@
+import type { Tx } from '../db/transaction.js';
+import type { Invoice } from '../db/generated/client.js';
+import type { InvoiceState } from '../domain/invoices/invoiceStates.js';
+import { changeInvoiceState, lockInvoice } from './invoiceStateChange.js';
+
+/**
+ * What a cancellation's credit note settles (DESIGN "Cancel"): once it exists fiscally
+ * (delivered or undeliverable through the SdI, transmitted where there is no clearance), the
+ * invoice it cancels is cancelled; when the authority rejects it, the invoice returns to the
+ * state it had before, and can be cancelled again. An invoice whose cancellation is not
+ * pending on this credit note is left alone.
+ */
+export async function settleCancellation(tx: Tx, creditNote: Invoice, outcome: 'confirmed' | 'failed', at: Date): Promise<Invoice | null> {
+  const pending = await tx.invoice.findFirst({ where: { cancellationCreditNoteId: creditNote.id, state: 'cancellation_requested' }, select: { id: true } });
+  const original = pending ? await lockInvoice(tx, pending.id) : null;
+  if (!original || original.state !== 'cancellation_requested') return null;
+  if (outcome === 'confirmed') {
+    return changeInvoiceState(tx, original, {
+      event: 'cancellation_confirmed',
+      at,
+      update: { cancelledAt: at },
+      details: { credit_note_id: creditNote.id, credit_note_state: creditNote.state },
+    });
+  }
+  const request = await tx.invoiceStateChange.findFirst({
+    where: { invoiceId: original.id, toState: 'cancellation_requested' },
+    orderBy: { id: 'desc' },
+  });
+  return changeInvoiceState(tx, original, {
+    event: 'cancellation_failed',
+    at,
+    previous: (request?.fromState ?? undefined) as InvoiceState | undefined,
+    update: { cancellationCreditNoteId: null },
+    details: { credit_note_id: creditNote.id, credit_note_state: creditNote.state },
+  });
+}

@@ -1,0 +1,7 @@
+import type { Config } from '../../config.js';
+import type { ChannelSettings } from './invoiceJurisdiction.js';
+
+export const channelSettingsOf = (config: Config): ChannelSettings => ({
+  environment: config.environment,
+  sdiSimulatorDelayMs: config.sdiSimulatorDelayMs,
+});

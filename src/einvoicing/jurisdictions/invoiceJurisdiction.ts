@@ -1,0 +1,29 @@
+import type { EInvoiceFormat } from '../einvoiceFormat.js';
+import type { InvoiceChannel } from '../invoiceChannel.js';
+import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
+
+/** What picks a jurisdiction's channel: the service's environment and the sandbox simulators' settings. */
+export interface ChannelSettings {
+  environment: 'sandbox' | 'production';
+  /** How long the sandbox's SdI takes to answer. */
+  sdiSimulatorDelayMs: number;
+}
+
+/**
+ * Everything the invoices resource needs to know about one jurisdiction; a new jurisdiction
+ * is a new file beside italy.ts and germany.ts, registered in index.ts.
+ */
+export interface InvoiceJurisdiction {
+  code: InvoiceJurisdictionCode;
+  /** The organization's fiscal identity (its country_code, contract 2.1) that gives the seller's tax id. */
+  fiscalIdentityCountry: string;
+  /** The seller's default tax id from that identity: a VAT id with its country prefix, or null. */
+  sellerVatIdOf(identity: Record<string, unknown>): string | null;
+  /** Local dates (the default issue date, "today") are read in this zone. */
+  timeZone: string;
+  /** The language of the invoice's PDF. */
+  language: 'it' | 'de';
+  format: EInvoiceFormat;
+  /** Where submitted invoices go; null: there is nowhere to clear them, they are transmitted when submitted. */
+  channel(settings: ChannelSettings): InvoiceChannel | null;
+}

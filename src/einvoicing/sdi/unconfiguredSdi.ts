@@ -1,0 +1,18 @@
+import type { InvoiceChannel } from '../invoiceChannel.js';
+
+/** How often production looks again whether a connection to the SdI was configured meanwhile. */
+const RETRY_DELAY_MS = 30_000;
+
+/**
+ * Production without an SdI client (none is built: SDICoop needs an accredited channel): no
+ * file is ever taken for received. Every Italian invoice stays submitted, with the reason in
+ * fiscal.fiscal_errors, and is retried, so nobody believes it reached the SdI.
+ */
+export const unconfiguredSdi: InvoiceChannel = {
+  pollDelayMs: RETRY_DELAY_MS,
+  send: async () => ({
+    outcome: 'unreachable',
+    errors: [{ code: 'SDI_NOT_CONFIGURED', message: 'No connection to the SdI is configured in this deployment; the invoice is kept and retried' }],
+  }),
+  nextNotification: async () => null,
+};

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Prisma } from '../../db/database.js';
+import { jurisdictionOf } from '../jurisdictions/index.js';
+import { channelSettingsOf } from '../jurisdictions/channelSettings.js';
+import { InvoiceTransmissionWorker } from './invoiceTransmissionWorker.js';
+
+/** The invoice transmission worker with the queue settings exports use, and each jurisdiction's channel for this environment. */
+export function createInvoiceTransmissionWorker(db: Prisma, config: Config, log: FastifyBaseLogger, clock: () => Date = () => new Date()): InvoiceTransmissionWorker {
+  const settings = channelSettingsOf(config);
+  return new InvoiceTransmissionWorker({
+    db,
+    log,
+    clock,
+    pollMs: config.exportPollMs,
+    leaseMs: config.exportLeaseMs,
+    channelOf: (jurisdiction) => jurisdictionOf(jurisdiction).channel(settings),
+  });
+}

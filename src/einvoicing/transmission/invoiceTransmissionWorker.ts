@@ -1,0 +1,122 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Prisma } from '../../db/database.js';
+import { JobQueue, type HeldJob } from '../../db/jobQueue.js';
+import type { Tx } from '../../db/transaction.js';
+import { PollingWorker } from '../../lib/pollingWorker.js';
+import { applyChannelNotification } from '../channelNotifications.js';
+import type { InvoiceChannel, TransmittedFile } from '../invoiceChannel.js';
+import { changeInvoiceState, lockInvoice } from '../invoiceStateChange.js';
+import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
+
+/** Retries of an unreachable channel start this far apart and double, up to MAX_RETRY_DELAY_MS. */
+const FIRST_RETRY_DELAY_MS = 1000;
+const MAX_RETRY_DELAY_MS = 30_000;
+
+export const retryDelayMs = (attempts: number) => Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1));
+
+export interface InvoiceTransmissionWorkerOptions {
+  db: Prisma;
+  log: FastifyBaseLogger;
+  clock: () => Date;
+  pollMs: number;
+  leaseMs: number;
+  /** The channel of a jurisdiction (null: it has none). */
+  channelOf: (jurisdiction: InvoiceJurisdictionCode) => InvoiceChannel | null;
+}
+
+/**
+ * Carries submitted invoices through their channel (the SdI) from the invoice_transmission_jobs
+ * queue, the job mechanism exports and COR10 transmissions use. A job is written in the
+ * submission's transaction, so a crash between submission and transmission loses nothing: any
+ * instance's worker takes the job up. First it hands the file over (submitted -> transmitted
+ * with the channel's identifier; an unreachable channel is retried with backoff, the reason in
+ * fiscal_errors); then it asks for the outcome, `pollDelayMs` later, until the channel has no
+ * more to say (delivered, undeliverable, rejected_by_authority). A file handed over just before
+ * a crash is handed over again: the channel must tolerate a duplicate.
+ */
+export class InvoiceTransmissionWorker {
+  private readonly queue: JobQueue;
+  private readonly loop: PollingWorker;
+
+  constructor(private readonly options: InvoiceTransmissionWorkerOptions) {
+    this.queue = new JobQueue(options.db, 'invoice_transmission_jobs', options.leaseMs);
+    this.loop = new PollingWorker({ name: 'invoice transmission', log: options.log, pollMs: options.pollMs, runOne: (workerId) => this.runOne(workerId) });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Ends this attempt in the caller's transaction: done, or due again after `delayMs`; false when the job was taken over. */
+  private async settle(tx: Tx, job: HeldJob, next: { done: true } | { done: false; delayMs: number }): Promise<boolean> {
+    const updated = next.done
+      ? await tx.$executeRaw`UPDATE invoice_transmission_jobs SET status = 'done', locked_until = NULL WHERE ${this.queue.held(job)}`
+      : await tx.$executeRaw`
+          UPDATE invoice_transmission_jobs
+             SET status = 'pending', locked_until = NULL, worker_id = NULL, run_after = now() + make_interval(secs => ${next.delayMs / 1000})
+           WHERE ${this.queue.held(job)}`;
+    return updated === 1;
+  }
+
+  private async runOne(workerId: string): Promise<boolean> {
+    const { db, log, clock } = this.options;
+    const id = await this.queue.claim(workerId);
+    if (!id) return false;
+    const job = await db.invoiceTransmissionJob.findUniqueOrThrow({ where: { id }, include: { invoice: true } });
+    const held: HeldJob = job;
+    const { invoice } = job;
+    const channel = this.options.channelOf(invoice.jurisdiction as InvoiceJurisdictionCode);
+    if (!channel || !invoice.document || !invoice.documentFileName || !['submitted', 'transmitted'].includes(invoice.state)) {
+      await db.$transaction((tx) => this.settle(tx, held, { done: true }));
+      return true;
+    }
+    const file: TransmittedFile = { fileName: invoice.documentFileName, document: invoice.document };
+
+    if (!invoice.authorityIdentifier) {
+      const receipt = await channel.send(file);
+      if (receipt.outcome === 'unreachable') {
+        await db.invoice.update({ where: { id: invoice.id }, data: { transmissionStatus: 'failed', fiscalErrors: receipt.errors as object[] } });
+        const delayMs = retryDelayMs(job.attempts);
+        await this.queue.release(held, delayMs);
+        log.info({ invoice_id: invoice.id, attempts: job.attempts, retry_in_ms: delayMs }, 'invoice transmission failed, retrying');
+        return true;
+      }
+      await db.$transaction(async (tx) => {
+        if (!(await this.settle(tx, held, { done: false, delayMs: channel.pollDelayMs }))) return;
+        const current = await lockInvoice(tx, invoice.id);
+        if (current?.state !== 'submitted') return;
+        const at = clock();
+        await changeInvoiceState(tx, current, {
+          event: 'received_by_authority',
+          at,
+          update: { authorityIdentifier: receipt.identifier, transmittedAt: at, transmissionStatus: 'transmitted', fiscalErrors: [] },
+          details: { authority_identifier: receipt.identifier },
+        });
+      });
+      log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier }, 'invoice received by its channel');
+      return true;
+    }
+
+    const answer = await channel.nextNotification(file, invoice.authorityIdentifier);
+    if (!answer) {
+      await this.queue.release(held, channel.pollDelayMs);
+      return true;
+    }
+    await db.$transaction(async (tx) => {
+      if (!(await this.settle(tx, held, answer.more ? { done: false, delayMs: channel.pollDelayMs } : { done: true }))) return;
+      const current = await lockInvoice(tx, invoice.id);
+      if (current?.state !== 'transmitted') return;
+      await applyChannelNotification(tx, current, answer.notification, clock());
+    });
+    log.info({ invoice_id: invoice.id, notification: answer.notification.kind }, 'invoice notification applied');
+    return true;
+  }
+}

@@ -1,0 +1,70 @@
+import type { AppContext } from '../../context.js';
+import type { Invoice, Merchant, Prisma } from '../../db/generated/client.js';
+import type { Tx } from '../../db/transaction.js';
+import { chainHash, documentSha256 } from '../../domain/invoices/chainHash.js';
+import { formatInvoiceNumber, yearOfDate } from '../../domain/invoices/invoiceNumber.js';
+import { newId } from '../../lib/ids.js';
+import { settleCancellation } from '../../einvoicing/cancellationSettlement.js';
+import { invoiceDocumentOf } from '../../einvoicing/invoiceContentOf.js';
+import { changeInvoiceState } from '../../einvoicing/invoiceStateChange.js';
+import { jurisdictionOf } from '../../einvoicing/jurisdictions/index.js';
+import { channelSettingsOf } from '../../einvoicing/jurisdictions/channelSettings.js';
+import { extendChain, nextInvoiceNumber, takeChainPosition } from './numbering.js';
+import { checkInvoice, contentDataOf, localDateOf } from './preparation.js';
+
+/**
+ * Submits a draft (its row locked by the caller) inside the caller's transaction, so that
+ * everything below commits together or not at all:
+ *
+ * 1. checks it again (now with the issue date: the given one, else today in the jurisdiction);
+ * 2. takes the next number of its series and year and the next place in the organization's
+ *    chain for the jurisdiction (both rows stay locked until commit);
+ * 3. builds the document with the jurisdiction's format and stores it unchanged, with its
+ *    chain hash;
+ * 4. submitted; then either a transmission job for the channel's worker, or, where there is no
+ *    channel, transmitted at once (which also settles a cancellation this credit note makes).
+ */
+export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchant, invoice: Invoice): Promise<Invoice> {
+  const jurisdiction = jurisdictionOf(invoice.jurisdiction);
+  const at = ctx.clock();
+  const today = localDateOf(at, jurisdiction);
+  const data = { ...contentDataOf(invoice), issueDate: invoice.issueDate ?? today };
+  const { content } = await checkInvoice(tx, organization, jurisdiction, data, { today, submitting: true, invoiceId: invoice.id });
+
+  const number = formatInvoiceNumber(invoice.series, yearOfDate(data.issueDate), await nextInvoiceNumber(tx, organization.id, invoice.series, yearOfDate(data.issueDate)));
+  const position = await takeChainPosition(tx, organization.id, jurisdiction.code);
+  const built = jurisdiction.format.build(invoiceDocumentOf(content, number, position.sequence));
+  const document = Buffer.from(built.xml, 'utf8');
+  const hash = chainHash(position.previousChainHash, document);
+  await extendChain(tx, organization.id, jurisdiction.code, hash);
+
+  const channel = jurisdiction.channel(channelSettingsOf(ctx.config));
+  const submitted = await changeInvoiceState(tx, invoice, {
+    event: 'submitted',
+    at,
+    update: {
+      issueDate: data.issueDate,
+      invoiceNumber: number,
+      transmissionSequence: position.sequence,
+      document,
+      documentFileName: built.fileName,
+      documentSha256: documentSha256(document),
+      jurisdictionData: { file_name: built.fileName, ...built.jurisdictionData } as Prisma.InputJsonValue,
+      chainHash: hash,
+      transmissionStatus: 'pending',
+      submittedAt: at,
+    },
+    details: { invoice_number: number, chain_hash: hash },
+  });
+  if (channel) {
+    await tx.invoiceTransmissionJob.create({ data: { id: newId('itx'), invoiceId: invoice.id, status: 'pending' } });
+    return submitted;
+  }
+  const transmitted = await changeInvoiceState(tx, submitted, {
+    event: 'received_by_authority',
+    at,
+    update: { transmissionStatus: 'transmitted', transmittedAt: at },
+  });
+  await settleCancellation(tx, transmitted, 'confirmed', at);
+  return transmitted;
+}

@@ -31,6 +31,7 @@ const ConfigSchema = z.object({
   RT_TRANSMISSION_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(2000),
   RT_CLOSURE_TIME: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)').default('23:50'),
   RT_CLOSURE_CHECK_MS: z.coerce.number().int().min(10).default(30_000),
+  EXPIRY_SCAN_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -67,6 +68,8 @@ export interface Config {
   rtClosureTime: string;
   /** How often the server looks whether the automatic closure is due. */
   rtClosureCheckMs: number;
+  /** How often the server looks for certificate reminders and expiring portal passwords (at most 30 s). */
+  expiryScanMs: number;
 }
 
 /**
@@ -117,5 +120,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     rtTransmissionRetryMs: raw.RT_TRANSMISSION_RETRY_MS,
     rtClosureTime: raw.RT_CLOSURE_TIME,
     rtClosureCheckMs: raw.RT_CLOSURE_CHECK_MS,
+    expiryScanMs: raw.EXPIRY_SCAN_MS,
   };
 }

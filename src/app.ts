@@ -30,7 +30,6 @@ import { exportRoutes } from './modules/exports/routes.js';
 import { dailyClosureRoutes } from './modules/dailyClosures/routes.js';
 import { AutomaticClosures } from './modules/dailyClosures/automaticClosures.js';
 import { ExpiryScan } from './modules/expiryScan/expiryScan.js';
-import { moveLegacyFisconlineFields } from './modules/portalCredentials/identityMigration.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
@@ -99,7 +98,6 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   const automaticClosures = new AutomaticClosures(ctx, app.log);
   app.addHook('onReady', async () => automaticClosures.start());
   app.addHook('onClose', async () => automaticClosures.stop());
-  app.addHook('onReady', async () => moveLegacyFisconlineFields(ctx.db, ctx.secrets, app.log));
   const expiryScan = new ExpiryScan(ctx, app.log);
   app.addHook('onReady', async () => expiryScan.start());
   app.addHook('onClose', async () => expiryScan.stop());

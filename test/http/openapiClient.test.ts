@@ -97,6 +97,16 @@ const OPERATIONS: Record<string, [operationId: string, headers: Headers]> = {
   'POST /v1/registers/{id}/refunds': ['createRefund', STYLE_O_WRITE],
   'POST /v1/operations/{id}/cancel': ['cancelOperation', STYLE_O_WRITE],
   'GET /v1/operations/{id}/receipt': ['getCanonicalReceipt', STYLE_O],
+  'POST /v1/organizations/{organizationId}/fiscal-certificates': ['uploadFiscalCertificate', STYLE_O_WRITE],
+  'GET /v1/organizations/{organizationId}/fiscal-certificates': ['listFiscalCertificates', STYLE_O],
+  'GET /v1/organizations/{organizationId}/fiscal-certificates/{certificateId}': ['getFiscalCertificate', STYLE_O],
+  'POST /v1/organizations/{organizationId}/fiscal-certificates/{certificateId}/revoke': ['revokeFiscalCertificate', STYLE_O_WRITE],
+  'POST /v1/organizations/{organizationId}/fiscal-portal-credentials': ['createFiscalPortalCredential', STYLE_O_WRITE],
+  'GET /v1/organizations/{organizationId}/fiscal-portal-credentials': ['listFiscalPortalCredentials', STYLE_O],
+  'GET /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}': ['getFiscalPortalCredential', STYLE_O],
+  'PATCH /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}': ['updateFiscalPortalCredential', STYLE_O_WRITE],
+  'DELETE /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}': ['deleteFiscalPortalCredential', STYLE_O],
+  'POST /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}/validate': ['validateFiscalPortalCredential', STYLE_O_WRITE],
 };
 
 describe('operations', () => {

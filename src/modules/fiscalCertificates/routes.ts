@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FiscalCertificate as FiscalCertificateRecord } from '../../db/generated/client.js';
 import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses } from '../common/responses.js';
+import { EmptyBody } from '../refunds/schemas.js';
 import { OrganizationParams, STYLE_O_IDEMPOTENCY, StyleOHeaders, StyleOMutationHeaders } from '../styleO/schemas.js';
 import { STYLE_O } from '../styleO/styleConstraint.js';
 import { fiscalCertificateResult, presentFiscalCertificate } from './presenter.js';
@@ -85,6 +86,7 @@ export const fiscalCertificateRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'The certificate stops signing at once. 409 fiscal_certificate_already_revoked when it is already revoked.',
         headers: StyleOMutationHeaders,
         params: FiscalCertificateParams,
+        body: EmptyBody,
         response: { 200: FiscalCertificate.describe('The certificate, revoked'), ...errorResponses(400, 403, 404, 409) },
       },
     },

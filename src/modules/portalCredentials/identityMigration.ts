@@ -21,8 +21,9 @@ interface LegacyItalianIdentity {
 /**
  * Moves the fisconline_* fields of ITA identities stored before fiscal_portal_credentials
  * existed into the organization's Fisconline credential (the sealed password and PIN as they
- * are; the user sealed now), one merchant per transaction. Runs at start; once done it finds
- * nothing. The password's age is unknown: it counts from the merchant's last update.
+ * are; the user sealed now), one merchant per transaction. src/server.ts runs it before it
+ * listens; once done it finds nothing. The password's age is unknown: it counts from the
+ * merchant's last update.
  */
 export async function moveLegacyFisconlineFields(db: Prisma, secrets: SecretBox, log: FastifyBaseLogger): Promise<void> {
   const legacy = await db.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM merchants WHERE ${LEGACY_IDENTITY}`);

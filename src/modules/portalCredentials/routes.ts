@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FiscalPortalCredential as PortalCredentialRecord } from '../../db/generated/client.js';
 import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses } from '../common/responses.js';
+import { EmptyBody } from '../refunds/schemas.js';
 import { OrganizationParams, STYLE_O_IDEMPOTENCY, StyleOHeaders, StyleOMutationHeaders } from '../styleO/schemas.js';
 import { STYLE_O } from '../styleO/styleConstraint.js';
 import { portalCredentialResult, presentPortalCredential } from './presenter.js';
@@ -148,6 +149,7 @@ export const portalCredentialRoutes: FastifyPluginAsyncZod = async (app) => {
           'Logs in to the portal: state becomes valid (with last_validated_at) or invalid (with validation_error). The sandbox asks a simulated portal, which rejects the password `wrong-password` and a credential missing what the portal needs. Production has no client of the live portals and answers 501 not_implemented.',
         headers: StyleOMutationHeaders,
         params: PortalCredentialParams,
+        body: EmptyBody,
         response: { 200: PortalCredential.describe('The credential as validated, masked'), ...errorResponses(400, 403, 404, 409, 501) },
       },
     },

@@ -4,9 +4,9 @@
 // GET /v1/operations/{id} is in modules/operations/routes.ts (with X-Service-Merchant) and
 // modules/operations/styleORoutes.ts (without it). Style M routes are registered below, under
 // /v1 and by modules/receipts (which also serves the public /receipts/{token}); every Style O
-// route through modules/styleO/routes.ts, last, within its organization scope. Outside /v1:
-// modules/health, modules/openapi, modules/admin (/admin/v1).
-import { hkdfSync } from 'node:crypto';
+// route through modules/styleO/routes.ts, within its organization scope; then /v1/events and
+// /v1/webhook-endpoints (modules/events, modules/webhookEndpoints), one route each for both
+// styles. Outside /v1: modules/health, modules/openapi, modules/admin (/admin/v1).
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -24,8 +24,9 @@ import { rateLimitPlugin } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
+import { createDeliveryWorker } from './outbox/createDeliveryWorker.js';
 import { SecretBox } from './lib/secretBox.js';
-import { UrlSigner } from './lib/signedUrl.js';
+import { exportLinkSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { dailyClosureRoutes } from './modules/dailyClosures/routes.js';
 import { AutomaticClosures } from './modules/dailyClosures/automaticClosures.js';
@@ -46,6 +47,11 @@ import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
 import { registerRoutes } from './modules/registers/routes.js';
 import { rksvCryptoMaterialRoutes } from './modules/rksv/cryptoMaterialRoutes.js';
 import { nullReceiptRoutes } from './modules/rksv/nullReceiptRoutes.js';
+// Last: their schemas come after every other in openapi.json.
+import { recordClosureOutcome } from './modules/events/dailyClosureEvents.js';
+import { recordExportFinished } from './modules/events/exportEvents.js';
+import { eventRoutes } from './modules/events/routes.js';
+import { webhookEndpointRoutes } from './modules/webhookEndpoints/routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -89,7 +95,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     clock,
     idempotency: new IdempotencyStore(database.sql, { retentionHours: config.idempotencyRetentionHours }),
     publicBaseUrl: config.publicBaseUrl,
-    urlSigner: new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32))),
+    urlSigner: exportLinkSigner(secretsKey),
   };
   app.decorate('ctx', ctx);
   const fiscalRetry = new FiscalRetryWorker(ctx, app.log);
@@ -102,14 +108,18 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   app.addHook('onReady', async () => expiryScan.start());
   app.addHook('onClose', async () => expiryScan.stop());
   if (config.exportWorker === 'inline') {
-    const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log);
+    const links = { publicBaseUrl: ctx.publicBaseUrl, signer: ctx.urlSigner, ttlSeconds: config.exportUrlTtlSeconds };
+    const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log, recordExportFinished(links));
     ctx.exportWorker = worker;
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
-    const transmissions = createTransmissionWorker(ctx.db, config, app.log, clock);
+    const transmissions = createTransmissionWorker(ctx.db, config, app.log, clock, (tx, closureId) => recordClosureOutcome(tx, closureId, ctx.publicBaseUrl));
     ctx.transmissionWorker = transmissions;
     app.addHook('onReady', async () => transmissions.start());
     app.addHook('onClose', async () => transmissions.stop());
+    const deliveries = createDeliveryWorker(ctx.db, ctx.secrets, config, app.log);
+    app.addHook('onReady', async () => deliveries.start());
+    app.addHook('onClose', async () => deliveries.stop());
   }
 
   app.addHook('onRequest', async (request, reply) => {
@@ -155,5 +165,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   );
   await app.register(receiptRoutes);
   await app.register(styleORoutes);
+  await app.register(eventRoutes);
+  await app.register(webhookEndpointRoutes);
   return app;
 }

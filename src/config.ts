@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   RT_TRANSMISSION_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(2000),
   RT_CLOSURE_TIME: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)').default('23:50'),
   RT_CLOSURE_CHECK_MS: z.coerce.number().int().min(10).default(30_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+  WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(5000),
   EXPIRY_SCAN_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
 });
 
@@ -57,7 +59,7 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: RawConfig['LOG_LEVEL'];
   seedDemoTenant: boolean;
-  /** 'inline' builds export jobs in the server process; 'off' leaves them to `npm run worker`. */
+  /** 'inline' runs the queues (exports, RT transmissions, webhook deliveries) in the server process; 'off' leaves them to `npm run worker`. */
   exportWorker: 'inline' | 'off';
   exportUrlTtlSeconds: number;
   exportPollMs: number;
@@ -68,6 +70,10 @@ export interface Config {
   rtClosureTime: string;
   /** How often the server looks whether the automatic closure is due. */
   rtClosureCheckMs: number;
+  /** Bound on one webhook delivery attempt (DESIGN: 10 s). */
+  webhookTimeoutMs: number;
+  /** The first retry delay of a failed webhook delivery; retries double it, up to 30 s in the sandbox and an hour in production. */
+  webhookRetryMs: number;
   /** How often the server looks for certificate reminders and expiring portal passwords (at most 30 s). */
   expiryScanMs: number;
 }
@@ -120,6 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     rtTransmissionRetryMs: raw.RT_TRANSMISSION_RETRY_MS,
     rtClosureTime: raw.RT_CLOSURE_TIME,
     rtClosureCheckMs: raw.RT_CLOSURE_CHECK_MS,
+    webhookTimeoutMs: raw.WEBHOOK_TIMEOUT_MS,
+    webhookRetryMs: raw.WEBHOOK_RETRY_MS,
     expiryScanMs: raw.EXPIRY_SCAN_MS,
   };
 }

@@ -1,4 +1,5 @@
-// npm run worker: builds export jobs and transmits RT daily closures outside the server (run the server with EXPORT_WORKER=off).
+// npm run worker: builds export jobs, transmits RT daily closures and delivers webhooks outside the server
+// (run the server with EXPORT_WORKER=off).
 // On PostgreSQL several workers may run at once; the embedded database serves one process at a
 // time, so there the worker refuses to start while the server holds DATA_DIR.
 // SIGTERM finishes the job in hand, then exits.
@@ -9,21 +10,30 @@ import { createExportWorker } from '../exports/createExportWorker.js';
 import { createTransmissionWorker } from '../fiscal/rt/transmission/createTransmissionWorker.js';
 import { logDestination } from '../lib/logDestination.js';
 import { SecretBox } from '../lib/secretBox.js';
+import { exportLinkSigner } from '../lib/signedUrl.js';
+import { recordClosureOutcome } from '../modules/events/dailyClosureEvents.js';
+import { recordExportFinished } from '../modules/events/exportEvents.js';
+import { createDeliveryWorker } from '../outbox/createDeliveryWorker.js';
 import { openDatabaseOrExit } from './openDatabaseOrExit.js';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel }, await logDestination());
 const database = await openDatabaseOrExit(() => openMigratedDatabase(config));
 // The same SECRETS_KEY as the server's: RKSV exports open the registers' sealed AES keys.
-const secrets = new SecretBox(secretsKeyFor(config));
-const worker = createExportWorker({ db: database.prisma, sql: database.sql, secrets }, config, log);
+const secretsKey = secretsKeyFor(config);
+const secrets = new SecretBox(secretsKey);
+// Events carry the resource as the API shows it: an export's signed download link, a closure's COR10 link.
+const links = { publicBaseUrl: config.publicBaseUrl, signer: exportLinkSigner(secretsKey), ttlSeconds: config.exportUrlTtlSeconds };
+const worker = createExportWorker({ db: database.prisma, sql: database.sql, secrets }, config, log, recordExportFinished(links));
 worker.start();
-const transmissions = createTransmissionWorker(database.prisma, config, log);
+const transmissions = createTransmissionWorker(database.prisma, config, log, undefined, (tx, closureId) => recordClosureOutcome(tx, closureId, config.publicBaseUrl));
 transmissions.start();
-log.info({ worker_id: worker.id }, 'export and transmission worker started');
+const deliveries = createDeliveryWorker(database.prisma, secrets, config, log);
+deliveries.start();
+log.info({ worker_id: worker.id }, 'export, transmission and webhook delivery worker started');
 
 const shutdown = async () => {
-  await Promise.all([worker.stop(), transmissions.stop()]);
+  await Promise.all([worker.stop(), transmissions.stop(), deliveries.stop()]);
   await database.close();
   process.exit(0);
 };

@@ -2,7 +2,7 @@ import { Prisma as Sql } from './generated/client.js';
 import type { Prisma } from './database.js';
 
 /** The tables that are job queues: each has status, worker_id, attempts, locked_until, run_after and created_at. */
-export type JobTable = 'export_jobs' | 'rt_transmission_jobs';
+export type JobTable = 'export_jobs' | 'rt_transmission_jobs' | 'webhook_deliveries';
 
 /** A job as its holder knows it: the lease is this worker's for this attempt. */
 export interface HeldJob {
@@ -12,7 +12,7 @@ export interface HeldJob {
 }
 
 /**
- * A table as a queue of jobs (exports, RT transmissions). A worker claims the
+ * A table as a queue of jobs (exports, RT transmissions, webhook deliveries). A worker claims the
  * oldest pending job that is due, or a running one whose lease expired (its
  * worker died), with FOR UPDATE SKIP LOCKED, so two workers never take the same
  * job; while working it renews the lease; it changes the job only while it

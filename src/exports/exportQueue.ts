@@ -1,6 +1,10 @@
 import type { ExportJob } from '../db/generated/client.js';
 import type { Prisma } from '../db/database.js';
 import { JobQueue } from '../db/jobQueue.js';
+import type { Tx } from '../db/transaction.js';
+
+/** Runs in the transaction that marks a job completed or failed (the service records its event there). */
+export type ExportFinished = (tx: Tx, jobId: string) => Promise<void>;
 
 /**
  * The export_jobs table as a job queue (src/db/jobQueue.ts): claiming and
@@ -12,6 +16,7 @@ export class ExportQueue {
   constructor(
     private readonly db: Prisma,
     leaseMs: number,
+    private readonly onFinished?: ExportFinished,
   ) {
     this.jobs = new JobQueue(db, 'export_jobs', leaseMs);
   }
@@ -39,13 +44,15 @@ export class ExportQueue {
   }
 
   /** Marks the job completed, only while this attempt still holds it. */
-  async complete(job: ExportJob, byteSize: number, sha256: string): Promise<boolean> {
-    const updated = await this.db.$executeRaw`
-      UPDATE export_jobs
-         SET status = 'completed', completed_at = now(), locked_until = NULL, error = NULL,
-             byte_size = ${byteSize}, file_sha256 = ${sha256}
-       WHERE ${this.jobs.held(job)}`;
-    return updated === 1;
+  complete(job: ExportJob, byteSize: number, sha256: string): Promise<boolean> {
+    return this.finish(
+      job,
+      (tx) => tx.$executeRaw`
+        UPDATE export_jobs
+           SET status = 'completed', completed_at = now(), locked_until = NULL, error = NULL,
+               byte_size = ${byteSize}, file_sha256 = ${sha256}
+         WHERE ${this.jobs.held(job)}`,
+    );
   }
 
   /** Gives the job back to the queue after an unexpected failure of this attempt. */
@@ -53,11 +60,22 @@ export class ExportQueue {
     await this.jobs.release(job);
   }
 
-  async fail(job: ExportJob, error: { message: string; details?: Record<string, unknown> }): Promise<boolean> {
-    const updated = await this.db.$executeRaw`
-      UPDATE export_jobs
-         SET status = 'failed', completed_at = now(), locked_until = NULL, error = ${JSON.stringify(error)}::jsonb
-       WHERE ${this.jobs.held(job)}`;
-    return updated === 1;
+  fail(job: ExportJob, error: { message: string; details?: Record<string, unknown> }): Promise<boolean> {
+    return this.finish(
+      job,
+      (tx) => tx.$executeRaw`
+        UPDATE export_jobs
+           SET status = 'failed', completed_at = now(), locked_until = NULL, error = ${JSON.stringify(error)}::jsonb
+         WHERE ${this.jobs.held(job)}`,
+    );
+  }
+
+  /** Applies the outcome and, when it took, runs onFinished in the same transaction. */
+  private finish(job: ExportJob, update: (tx: Tx) => Promise<number>): Promise<boolean> {
+    return this.db.$transaction(async (tx) => {
+      if ((await update(tx)) !== 1) return false;
+      await this.onFinished?.(tx, job.id);
+      return true;
+    });
   }
 }

@@ -28,7 +28,7 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix =
   | 'ten' | 'key' | 'mer' | 'loc' | 'reg' | 'tse' | 'ttx' | 'ses' | 'op' | 'rcp' | 'idk' | 'exp'
-  | 'li' | 'tax' | 'dis' | 'pay' | 'rkv' | 'rkb' | 'rtv' | 'rtd' | 'dcl' | 'rtx'
+  | 'li' | 'tax' | 'dis' | 'pay' | 'rkv' | 'rkb' | 'rtv' | 'rtd' | 'dcl' | 'rtx' | 'evt' | 'we'
   | 'fcert' | 'fpc';
 
 /** Resource ids carry a type prefix (Stripe style) and 20 random base62 characters (~119 bits). */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** HMAC-signed, expiring links (export downloads): the link itself is the credential. */
 export class UrlSigner {
@@ -20,3 +20,7 @@ export class UrlSigner {
     return expires * 1000 < now ? 'expired' : 'valid';
   }
 }
+
+/** The signer of export download links; its key is derived from SECRETS_KEY, so every instance and worker signs alike. */
+export const exportLinkSigner = (secretsKey: Buffer): UrlSigner =>
+  new UrlSigner(Buffer.from(hkdfSync('sha256', secretsKey, '', 'export-download-links', 32)));

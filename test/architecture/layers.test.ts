@@ -1,4 +1,4 @@
-// Dependencies point one way (DESIGN.md, "Shape"): app -> modules -> fiscal, exports, receipts
+// Dependencies point one way (DESIGN.md, "Shape"): app -> modules -> fiscal, exports, receipts, outbox
 // -> domain, db, lib. Reads every import of every source file and checks it against one table.
 import { readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
@@ -7,19 +7,20 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Bottom to top. A file's layer is its folder directly under src/, or, for a file directly in src/, its name. */
-const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'] as const;
+const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** Layer -> the layers it may not import. */
 const MAY_NOT_IMPORT: Record<Layer, readonly Layer[]> = {
-  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // pure rules
-  lib:       ['receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // ids, keys, signed links
-  db:        ['receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // database, stored rows and records
-  config:    ['receipts', 'exports', 'einvoicing', 'fiscal', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // environment -> typed config
+  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // pure rules
+  lib:       ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // ids, keys, signed links
+  db:        ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // database, stored rows and records
+  config:    ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // environment -> typed config
   receipts:  ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // receipt rendering
   exports:   ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // export builders and their job worker
   einvoicing: ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // e-invoice formats, one folder per jurisdiction
   fiscal:    ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // signing devices, one folder per regime
+  outbox:    ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // events and the webhook delivery worker
   http:      ['context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // cross-cutting plugins, the one error mapping
   context:   ['modules', 'bootstrap', 'app', 'cli', 'server'], // AppContext: what services get, built by app.ts
   modules:   ['bootstrap', 'app', 'cli', 'server'], // per resource: routes, schemas, services, presenters
@@ -123,7 +124,7 @@ describe('layers', () => {
       { path: 'src/http/auth.ts', text: "import { merchantFromRow } from '../modules/merchants/merchantRows.js';" },
       { path: 'src/lib/ids.ts', text: "import type { KassenSichVDevice } from '../fiscal/kassensichv/device.js';" },
       { path: 'src/modules/admin/routes.ts', text: "import { main } from '../../cli/admin.js';" },
-      { path: 'src/outbox/worker.ts', text: "import { newId } from '../lib/ids.js';" },
+      { path: 'src/scheduler/worker.ts', text: "import { newId } from '../lib/ids.js';" },
       { path: 'src/db/sql.ts', text: "import data from '../../package.json';" },
     ]);
     expect(violations).toEqual([
@@ -135,7 +136,7 @@ describe('layers', () => {
       'src/http/auth.ts -> ../modules/merchants/merchantRows.js (http may not import modules)',
       'src/lib/ids.ts -> ../fiscal/kassensichv/device.js (lib may not import fiscal)',
       'src/modules/admin/routes.ts -> ../../cli/admin.js (modules may not import cli)',
-      'src/outbox/worker.ts (in no layer: add its folder to LAYERS and MAY_NOT_IMPORT)',
+      'src/scheduler/worker.ts (in no layer: add its folder to LAYERS and MAY_NOT_IMPORT)',
       'src/db/sql.ts -> ../../package.json (outside every layer)',
     ]);
   });

@@ -107,6 +107,13 @@ const OPERATIONS: Record<string, [operationId: string, headers: Headers]> = {
   'PATCH /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}': ['updateFiscalPortalCredential', STYLE_O_WRITE],
   'DELETE /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}': ['deleteFiscalPortalCredential', STYLE_O],
   'POST /v1/organizations/{organizationId}/fiscal-portal-credentials/{credentialId}/validate': ['validateFiscalPortalCredential', STYLE_O_WRITE],
+  'GET /v1/events': ['listEvents', BOTH_STYLES],
+  'GET /v1/events/{id}': ['getEvent', BOTH_STYLES],
+  'POST /v1/webhook-endpoints': ['createWebhookEndpoint', BOTH_STYLES],
+  'GET /v1/webhook-endpoints': ['listWebhookEndpoints', BOTH_STYLES],
+  'GET /v1/webhook-endpoints/{id}': ['getWebhookEndpoint', BOTH_STYLES],
+  'DELETE /v1/webhook-endpoints/{id}': ['deleteWebhookEndpoint', BOTH_STYLES],
+  'GET /v1/webhook-endpoints/{id}/deliveries': ['listWebhookDeliveries', BOTH_STYLES],
 };
 
 describe('operations', () => {

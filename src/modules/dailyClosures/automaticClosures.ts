@@ -5,6 +5,7 @@ import { isAtOrAfterLocalTime, startOfLocalDay } from '../../domain/localTime.js
 import { closeRtDay } from '../../fiscal/rt/dailyClosure.js';
 import { signingDependencies } from '../common/fiscalSigning.js';
 import { deviceTransactionOptions } from '../common/transactions.js';
+import { recordClosureOutcome } from '../events/dailyClosureEvents.js';
 
 const ITALY = 'Europe/Rome';
 
@@ -65,6 +66,7 @@ export class AutomaticClosures {
           const [due] = await sqlOf(tx).query<{ id: string }>(LOCK_DUE_DEVICE, [since, candidate.id]);
           if (!due) return;
           const id = await closeRtDay(sqlOf(tx), signingDependencies(this.ctx), candidate.id);
+          await recordClosureOutcome(tx, id, this.ctx.publicBaseUrl);
           this.log.info({ register_id: candidate.register_id, closure_id: id }, 'automatic daily closure');
         }, deviceTransactionOptions(this.ctx.config.deviceTimeoutMs));
       } catch (error) {

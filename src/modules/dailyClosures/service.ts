@@ -6,6 +6,7 @@ import { closeRtDay } from '../../fiscal/rt/dailyClosure.js';
 import { deviceTransactionOptions, type Finalize } from '../common/transactions.js';
 import { fiscalFailureAsDomainError, signingDependencies } from '../common/fiscalSigning.js';
 import { findRegister, lockRegister } from '../registers/service.js';
+import { recordClosureOutcome } from '../events/dailyClosureEvents.js';
 
 /**
  * Closes the open fiscal day of an RT register (Z report): one transaction
@@ -28,6 +29,7 @@ export async function createDailyClosure(ctx: AppContext, merchant: Merchant, re
       throw fiscalFailureAsDomainError(error, register.id);
     }
     const created = await tx.rtDailyClosure.findUniqueOrThrow({ where: { id } });
+    await recordClosureOutcome(tx, id, ctx.publicBaseUrl);
     await finalize?.(sqlOf(tx), created);
     return created;
   }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));

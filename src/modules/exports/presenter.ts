@@ -3,7 +3,7 @@ import type { UrlSigner } from '../../lib/signedUrl.js';
 import type { ExportJobListView, ExportJobView } from './schemas.js';
 import { downloadResource, isFinished } from './service.js';
 
-interface DownloadLinks {
+export interface DownloadLinks {
   publicBaseUrl: string;
   signer: UrlSigner;
   ttlSeconds: number;

@@ -27,6 +27,11 @@ const TAGS = [
   { name: 'Refunds', description: 'Style O: refunds of completed sales, completed (signed) or cancelled.' },
   { name: 'Receipts', description: "Receipts of completed operations, and the customer's links (no API key)." },
   { name: 'Exports', description: 'Style M: asynchronous DSFinV-K exports and their signed downloads.' },
+  {
+    name: 'Events',
+    description: 'Both styles: what changed (fiscal states, exports, daily closures, signature devices), written in the transaction of the change.',
+  },
+  { name: 'Webhooks', description: 'Both styles: endpoints that receive the events, signed (Service-Signature), with their delivery log.' },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Admin',

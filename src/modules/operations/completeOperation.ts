@@ -18,6 +18,8 @@ import { violationError } from './createGoodsMovement.js';
 import { signOrReject } from '../common/fiscalSigning.js';
 import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
 import { discountsOf, lineItemsOf, type StoredPayment } from '../../db/records/operation.js';
+import { recordOperationSigned } from '../events/operationEvents.js';
+import { deviceFailedIn, recordSignatureDeviceHealth } from '../registers/signatureDeviceHealth.js';
 import type { z } from 'zod';
 import type { CompleteOperationBody } from './schemas.js';
 
@@ -38,7 +40,7 @@ const LOCK_FOR_COMPLETION = `
      WHERE id = $1 AND merchant_id = $2 AND type <> 'refund'
        FOR UPDATE)
   SELECT ${OPERATION_COLUMNS},
-         r.name AS register_name, r.fiscalization_status, r.regime, r.device_id, r.client_id, r.device_simulation,
+         r.name AS register_name, r.fiscalization_status, r.regime, r.device_id, r.client_id, r.device_simulation, r.device_failed_since,
          l.name AS location_name, l.address AS location_address, l.timezone AS location_timezone,
          bound.status AS session_status
     FROM target o
@@ -53,6 +55,7 @@ interface CompletionRow extends OperationRow {
   device_id: string | null;
   client_id: string | null;
   device_simulation: string | null;
+  device_failed_since: Date | null;
   location_name: string | null;
   location_address: Prisma.JsonValue | null;
   location_timezone: string | null;
@@ -175,6 +178,10 @@ export async function completeOperation(
         completed.receiptId,
       ],
     );
+    if (fiscalInformation) {
+      await recordOperationSigned(sql, completed);
+      await recordSignatureDeviceHealth(sql, { id: row.register_id!, deviceFailedSince: row.device_failed_since }, deviceFailedIn(fiscalInformation));
+    }
     await finalize?.(sql, completed);
     return completed;
   });

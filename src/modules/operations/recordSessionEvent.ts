@@ -15,6 +15,7 @@ import { signOrReject } from '../common/fiscalSigning.js';
 import { paymentsOf, sessionDetailsOf, type StoredSessionDetails } from '../../db/records/operation.js';
 import type { SessionEventBody } from './schemas.js';
 import { cancellableSqlOf, sqlOf } from '../../db/sql.js';
+import { deviceFailedIn, recordSignatureDeviceHealth } from '../registers/signatureDeviceHealth.js';
 
 const DEFAULT_CURRENCY = 'EUR';
 
@@ -168,6 +169,7 @@ export async function recordSessionEvent(
         updatedAt: now,
       },
     });
+    if (fiscal) await recordSignatureDeviceHealth(sqlOf(tx), register, deviceFailedIn(fiscal));
     await finalize?.(sqlOf(tx), operation);
     return operation;
   }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Prisma } from '../../db/generated/client.js';
+import { sqlOf } from '../../db/sql.js';
 import type { AppContext } from '../../context.js';
 import { DomainError } from '../../domain/errors.js';
 import { deviceTransactionOptions } from '../common/transactions.js';
+import { recordRefundFiscalState } from '../events/refundEvents.js';
 import { reissueReceipt } from '../receipts/service.js';
 import { deviceDescriptionOf } from '../registers/presenter.js';
 import { findRegister } from '../registers/service.js';
@@ -75,6 +77,7 @@ export async function runFiscalRetryPass(ctx: AppContext, options: FiscalRetryPa
         data: { ...fiscalUpdate(outcome, refund.fiscalAttempts + 1, now), resourceVersion: { increment: 1 }, updatedAt: now },
       });
       if (outcome.ok) await reissueReceipt(tx, organization, updated);
+      await recordRefundFiscalState(sqlOf(tx), updated, refund.fiscalState);
       return { id: refund.id, ok: outcome.ok };
     }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));
     if (!done) break;

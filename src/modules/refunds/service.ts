@@ -18,6 +18,7 @@ import { fiscalUpdate, signRefund } from './signing.js';
 import { returnedOriginalOf } from '../operations/returnedOriginal.js';
 import { styleOViewOfGoodsMovement } from './styleMView.js';
 import { sqlOf } from '../../db/sql.js';
+import { recordRefundFiscalState } from '../events/refundEvents.js';
 
 /** What the sale's earlier refunds (open or completed) already take back; they count against it. */
 async function earlierRefunds(tx: Tx, saleId: string): Promise<EarlierRefunds> {
@@ -181,6 +182,7 @@ export async function completeRefund(ctx: AppContext, organization: Merchant, id
     });
     const receiptId = await issueReceipt(sqlOf(tx), organization, completed, now, await receiptPlaceOf(tx, completed), receiptToken);
     const withReceipt = await tx.operation.update({ where: { id }, data: { receiptId } });
+    await recordRefundFiscalState(sqlOf(tx), withReceipt, refund.fiscalState);
     await finalize?.(sqlOf(tx), withReceipt);
     return withReceipt;
   }, deviceTransactionOptions(ctx.config.deviceTimeoutMs));

@@ -11,6 +11,7 @@ import { hostedReceiptUrl } from '../receipts/presenter.js';
 import { fiscalRegisterOf } from '../registers/service.js';
 import type { Tx } from '../../db/transaction.js';
 import type { StoredFiscalFailure, StoredRefundFiscal } from './records.js';
+import { deviceFailedIn, recordSignatureDeviceHealth } from '../registers/signatureDeviceHealth.js';
 
 /**
  * A refund as its register's device signs it: the refund's mirrored Style M
@@ -63,6 +64,7 @@ export async function signRefund(ctx: AppContext, tx: Tx, register: Register, re
     hostedReceiptUrl(ctx.publicBaseUrl, receiptToken),
   );
   const outcome = await signOrRecordFailure(ctx, sql, fiscalRegisterOf(register), movement);
+  await recordSignatureDeviceHealth(sql, register, outcome.ok ? deviceFailedIn(outcome.record) : true);
   if (outcome.ok) return { ok: true, record: outcome.record! };
   const device = deviceDescriptionOf(register);
   return {

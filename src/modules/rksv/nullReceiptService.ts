@@ -9,6 +9,7 @@ import { openRksvCashBox } from '../../fiscal/rksv/regime.js';
 import { ZERO_TAX_SET } from '../../fiscal/rksv/taxSets.js';
 import { fiscalFailureAsDomainError, signingDependencies } from '../common/fiscalSigning.js';
 import type { Finalize } from '../common/transactions.js';
+import { recordSignatureDeviceHealth } from '../registers/signatureDeviceHealth.js';
 import type { NullReceiptType, RequestedNullReceiptType } from './nullReceiptSchemas.js';
 
 /** One null receipt of a register's RKSV journal. */
@@ -29,11 +30,12 @@ interface RegisterRow {
   device_id: string | null;
   client_id: string | null;
   device_simulation: string;
+  device_failed_since: Date | null;
 }
 
 /** The register, locked as session events lock it: completions in flight finish first, later ones wait for this receipt. */
 const LOCK_REGISTER = `
-  SELECT id, regime, fiscalization_status, device_id, client_id, device_simulation
+  SELECT id, regime, fiscalization_status, device_id, client_id, device_simulation, device_failed_since
     FROM registers WHERE id = $1 AND merchant_id = $2 FOR UPDATE`;
 
 const TAKE_OUT_OF_SERVICE = `
@@ -96,6 +98,7 @@ export async function issueNullReceipt(
       signatureDeviceFailed: issued.record.signature_device_failed,
     };
     if (type === 'closing') await sql.query(TAKE_OUT_OF_SERVICE, [registerId, receipt.signedAt]);
+    await recordSignatureDeviceHealth(sql, { id: registerId, deviceFailedSince: row.device_failed_since }, receipt.signatureDeviceFailed);
     await finalize?.(sql, receipt);
     return receipt;
   });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma } from '../../../db/database.js';
 import { JobQueue, type HeldJob } from '../../../db/jobQueue.js';
+import type { Tx } from '../../../db/transaction.js';
 import { PollingWorker } from '../../../lib/pollingWorker.js';
 import type { CorrispettiviAuthority } from './sandboxAuthority.js';
 
@@ -16,6 +17,8 @@ export interface TransmissionWorkerOptions {
   /** The first retry's delay; each next one doubles, up to MAX_RETRY_DELAY_MS. */
   retryMs: number;
   authority: CorrispettiviAuthority;
+  /** Runs in the transaction that records the authority's answer (transmitted or rejected). */
+  onAnswered?: (tx: Tx, closureId: string) => Promise<void>;
 }
 
 /** The delay before the next attempt after `attempts` failed ones. */
@@ -72,6 +75,7 @@ export class TransmissionWorker {
             ? { transmissionStatus: 'transmitted', transmittedAt: clock(), transmissionErrors: [] }
             : { transmissionStatus: 'rejected', transmissionErrors: answer.errors },
       });
+      await this.options.onAnswered?.(tx, job.closureId);
     });
     log.info({ closure_id: job.closureId, outcome: answer.outcome }, 'COR10 transmission answered');
     return true;

@@ -1,0 +1,16 @@
+/** A delivery is retried for this long after its event (DESIGN: up to 3 days), then given up. */
+export const RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** Retries back off to at most this far apart: 30 s in the sandbox (DESIGN), an hour in production. */
+export const maxRetryDelayMs = (environment: 'sandbox' | 'production'): number => (environment === 'sandbox' ? 30_000 : 60 * 60 * 1000);
+
+/**
+ * When to try again after the `attempts`-th failed attempt: the first delay,
+ * doubled per attempt up to the cap; null once that would pass the retry
+ * window of the event created at `eventCreatedAt`.
+ */
+export function nextAttemptAt(attempts: number, eventCreatedAt: Date, now: Date, schedule: { firstDelayMs: number; maxDelayMs: number }): Date | null {
+  const delay = Math.min(schedule.maxDelayMs, schedule.firstDelayMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));
+  const next = new Date(now.getTime() + delay);
+  return next.getTime() - eventCreatedAt.getTime() > RETRY_WINDOW_MS ? null : next;
+}

@@ -93,6 +93,12 @@ describe('certificate reminders', () => {
       [certificate.id],
     );
     expect(claims.map((claim) => claim.threshold_days)).toEqual([60, 30, 7]);
+    // The organization reads them as events.
+    const listed = json(
+      await t.app.inject({ method: 'GET', url: '/v1/events?type=fiscal_certificate.expiring', headers: orgAuth(platform, organization) }),
+    );
+    expect(listed.data.map((event: { data: { days_left: number } }) => event.data.days_left)).toEqual([7, 30, 60]);
+    expect(listed.data[0]).toMatchObject({ object: 'event', type: 'fiscal_certificate.expiring', organization_id: organization });
   });
 
   it('after downtime across thresholds, or for a certificate uploaded 5 days before expiry, one reminder: the nearest', async () => {

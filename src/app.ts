@@ -31,6 +31,7 @@ import { exportLinkSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { dailyClosureRoutes } from './modules/dailyClosures/routes.js';
 import { AutomaticClosures } from './modules/dailyClosures/automaticClosures.js';
+import { ExpiryScan } from './modules/expiryScan/expiryScan.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
@@ -108,6 +109,9 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   const implicitAcceptances = new ImplicitAcceptances(ctx, app.log);
   app.addHook('onReady', async () => implicitAcceptances.start());
   app.addHook('onClose', async () => implicitAcceptances.stop());
+  const expiryScan = new ExpiryScan(ctx, app.log);
+  app.addHook('onReady', async () => expiryScan.start());
+  app.addHook('onClose', async () => expiryScan.stop());
   if (config.exportWorker === 'inline') {
     const links = { publicBaseUrl: ctx.publicBaseUrl, signer: ctx.urlSigner, ttlSeconds: config.exportUrlTtlSeconds };
     const worker = createExportWorker({ db: ctx.db, sql: ctx.sql, secrets: ctx.secrets }, config, app.log, recordExportFinished(links));

@@ -35,6 +35,7 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(5000),
   SDI_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   INVOICE_ACCEPTANCE_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
+  EXPIRY_SCAN_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -79,6 +80,8 @@ export interface Config {
   sdiSimulatorDelayMs: number;
   /** How often the server looks for delivered invoices whose recipient's silence now counts as acceptance. */
   invoiceAcceptanceCheckMs: number;
+  /** How often the server looks for certificate reminders and expiring portal passwords (at most 30 s). */
+  expiryScanMs: number;
 }
 
 /**
@@ -133,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     webhookRetryMs: raw.WEBHOOK_RETRY_MS,
     sdiSimulatorDelayMs: raw.SDI_SIMULATOR_DELAY_MS,
     invoiceAcceptanceCheckMs: raw.INVOICE_ACCEPTANCE_CHECK_MS,
+    expiryScanMs: raw.EXPIRY_SCAN_MS,
   };
 }

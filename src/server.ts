@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { environmentOfService } from './lib/apiKeys.js';
 import { logDestination } from './lib/logDestination.js';
 import { seedDemoTenant } from './modules/admin/demoTenant.js';
+import { moveLegacyFisconlineFields } from './modules/portalCredentials/identityMigration.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const secretsKey = secretsKeyFor(config);
   const database = await openMigratedDatabase(config);
   const app = await buildApp({ config, database, secretsKey, logStream: await logDestination() });
+  await moveLegacyFisconlineFields(database.prisma, app.ctx.secrets, app.log);
 
   if (config.environment === 'sandbox' && config.seedDemoTenant) {
     const apiKey = await seedDemoTenant(database.prisma, environmentOfService(config.environment));

@@ -3,8 +3,11 @@ import { stdSerializers, type LogFn } from 'pino';
 
 const REDACTED = '[redacted]';
 
-/** Query parameters whose value is a credential (compared lowercase): the download link's `signature`, and the usual names. */
-const CREDENTIAL_PARAMETERS = new Set(['signature', 'token', 'access_token', 'api_key', 'apikey', 'key', 'secret', 'password']);
+/**
+ * Query parameters whose value is a credential (compared lowercase): the download link's `signature`, and the usual names
+ * (portal PINs and certificate keys only ever travel in request bodies, which the log never holds).
+ */
+const CREDENTIAL_PARAMETERS = new Set(['signature', 'token', 'access_token', 'api_key', 'apikey', 'key', 'secret', 'password', 'pin', 'private_key']);
 
 function decoded(text: string): string {
   try {

@@ -28,7 +28,8 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix =
   | 'ten' | 'key' | 'mer' | 'loc' | 'reg' | 'tse' | 'ttx' | 'ses' | 'op' | 'rcp' | 'idk' | 'exp'
-  | 'li' | 'tax' | 'dis' | 'pay' | 'rkv' | 'rkb' | 'rtv' | 'rtd' | 'dcl' | 'rtx' | 'evt' | 'we' | 'inv' | 'itx';
+  | 'li' | 'tax' | 'dis' | 'pay' | 'rkv' | 'rkb' | 'rtv' | 'rtd' | 'dcl' | 'rtx' | 'evt' | 'we' | 'inv' | 'itx'
+  | 'fcert' | 'fpc';
 
 /** Resource ids carry a type prefix (Stripe style) and 20 random base62 characters (~119 bits). */
 export function newId(prefix: IdPrefix): string {

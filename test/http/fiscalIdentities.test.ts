@@ -188,15 +188,18 @@ describe('ITA', () => {
       expect(each.body).not.toContain(ITA.fisconline_pin);
     }
 
-    // and they are not stored in clear either: sealed with the secrets key
+    // and they are not stored in clear either: the identity keeps none of them, the
+    // organization's Fisconline credential holds them sealed with the secrets key
     const row = await t.database.prisma.merchant.findUniqueOrThrow({ where: { id: merchant.id } });
-    const stored = JSON.stringify(row.fiscalIdentities);
+    expect(JSON.stringify(row.fiscalIdentities)).not.toMatch(/fisconline/);
+    const credential = await t.database.prisma.fiscalPortalCredential.findFirstOrThrow({ where: { merchantId: merchant.id, portalType: 'fisconline' } });
+    const stored = JSON.stringify(credential);
     expect(stored).not.toContain(ITA.fisconline_password);
     expect(stored).not.toContain(ITA.fisconline_pin);
-    const sealed = (row.fiscalIdentities as Record<string, string>[])[0];
     const box = new SecretBox(TEST_SECRETS_KEY);
-    expect(box.open(sealed.fisconline_password_sealed)).toBe(ITA.fisconline_password);
-    expect(box.open(sealed.fisconline_pin_sealed)).toBe(ITA.fisconline_pin);
+    expect(box.open(credential.passwordSealed!)).toBe(ITA.fisconline_password);
+    expect(box.open(credential.pinSealed!)).toBe(ITA.fisconline_pin);
+    expect(box.open(credential.userIdSealed!)).toBe(ITA.fisconline_user);
     const stores = await t.database.prisma.idempotencyKey.findMany({ where: { key: 'ita-secret-1' } });
     expect(JSON.stringify(stores)).not.toContain(ITA.fisconline_password);
   });

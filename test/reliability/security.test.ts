@@ -482,7 +482,7 @@ describe('secrets in logs and responses (a listening server)', () => {
         const db = await pgClient(database.url);
         try {
           sealedKeys.push(...(await db.query('SELECT private_key_enc FROM tse_devices')).rows.map((r) => r.private_key_enc as string));
-          sealedPortalSecrets.push(...(await db.query('SELECT fiscal_identities::text AS f FROM merchants')).rows.flatMap((r) => [...String(r.f).matchAll(/"(v1:[^"]+)"/g)].map((m) => m[1])));
+          sealedPortalSecrets.push(...(await db.query('SELECT password_sealed, pin_sealed FROM fiscal_portal_credentials')).rows.flatMap((r) => [r.password_sealed as string, r.pin_sealed as string]));
         } finally {
           await db.end();
         }
@@ -493,8 +493,8 @@ describe('secrets in logs and responses (a listening server)', () => {
         const embedded = await openDatabase({ dataDir: dir.path });
         try {
           sealedKeys.push(...(await embedded.prisma.tseDevice.findMany()).map((d) => d.privateKeyEnc));
-          const merchants = await embedded.prisma.merchant.findMany();
-          sealedPortalSecrets.push(...merchants.flatMap((m) => [...JSON.stringify(m.fiscalIdentities).matchAll(/"(v1:[^"]+)"/g)].map((x) => x[1])));
+          const credentials = await embedded.prisma.fiscalPortalCredential.findMany();
+          sealedPortalSecrets.push(...credentials.flatMap((c) => [c.passwordSealed!, c.pinSealed!]));
         } finally {
           await embedded.close();
         }

@@ -5,8 +5,8 @@ import { DeletedResponse, IdParams, listOf } from '../common/schemas.js';
 import { errorResponses, IdempotencyHeaders, UpdateHeaders } from '../common/responses.js';
 import { presentMerchant } from './presenter.js';
 import { CreateMerchantBody, Merchant, UpdateMerchantBody } from './schemas.js';
-import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerchant } from './service.js';
-import type { Merchant as MerchantRecord } from '../../db/generated/client.js';
+import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerchant, type MerchantWithFisconline as MerchantRecord } from './service.js';
+
 
 const merchantResult = (merchant: MerchantRecord, status: number): HttpResult => ({
   status,

@@ -16,18 +16,34 @@ import type { FiscalIdentityInputValue } from './schemas.js';
 import type { z } from 'zod';
 import type { CreateMerchantBody, UpdateMerchantBody } from './schemas.js';
 import { sqlOf } from '../../db/sql.js';
+import type { Prisma } from '../../db/database.js';
+import type { Tx } from '../../db/transaction.js';
+import { fisconlineUsers, writeFisconlineFields, type FisconlineFields } from '../portalCredentials/fisconlineIdentity.js';
 
-/** A fiscal identity as stored: Italian portal secrets sealed with the service's secrets key. */
+/**
+ * A fiscal identity as stored. An ITA identity's fisconline_* fields are not in it: they are the
+ * organization's Fisconline credential (modules/portalCredentials/fisconlineIdentity.ts).
+ */
 export type StoredFiscalIdentity = Record<string, string> & { country_code: string };
 
-function sealIdentity(ctx: AppContext, identity: FiscalIdentityInputValue): StoredFiscalIdentity {
-  if (identity.country_code !== 'ITA') return { ...identity } as StoredFiscalIdentity;
-  const { fisconline_password, fisconline_pin, ...rest } = identity;
-  return {
-    ...rest,
-    fisconline_password_sealed: ctx.secrets.seal(fisconline_password),
-    fisconline_pin_sealed: ctx.secrets.seal(fisconline_pin),
-  };
+/** A merchant with what its view shows beyond its record: the Fisconline user of its ITA identity. */
+export type MerchantWithFisconline = Merchant & { fisconlineUser: string | null };
+
+/** Splits the identities sent into what the merchant stores and the ITA identity's Fisconline fields. */
+function splitIdentities(identities: FiscalIdentityInputValue[]): { stored: StoredFiscalIdentity[]; fisconline: FisconlineFields | null } {
+  let fisconline: FisconlineFields | null = null;
+  const stored = identities.map((identity) => {
+    if (identity.country_code !== 'ITA') return { ...identity } as StoredFiscalIdentity;
+    const { fisconline_user, fisconline_password, fisconline_pin, ...rest } = identity;
+    fisconline = { fisconline_user, fisconline_password, fisconline_pin };
+    return rest;
+  });
+  return { stored, fisconline };
+}
+
+async function withFisconline(db: Tx | Prisma, ctx: AppContext, merchant: Merchant): Promise<MerchantWithFisconline> {
+  const users = await fisconlineUsers(db, ctx.secrets, [merchant.id]);
+  return { ...merchant, fisconlineUser: users.get(merchant.id) ?? null };
 }
 
 function checkIdentities(identities: FiscalIdentityInputValue[]): void {
@@ -47,8 +63,8 @@ export async function createMerchant(
   ctx: AppContext,
   principal: Principal,
   input: z.infer<typeof CreateMerchantBody>,
-  finalize?: Finalize<Merchant>,
-): Promise<Merchant> {
+  finalize?: Finalize<MerchantWithFisconline>,
+): Promise<MerchantWithFisconline> {
   if (principal.kind !== 'tenant') throw forbidden('Only tenant keys create merchants');
   if (input.country_code !== principal.countryCode) {
     throw forbidden(`This key is scoped to ${principal.countryCode} and cannot create a merchant in ${input.country_code}`, {
@@ -56,8 +72,9 @@ export async function createMerchant(
     });
   }
   checkIdentities(input.fiscal_identities);
+  const { stored, fisconline } = splitIdentities(input.fiscal_identities);
   return ctx.db.$transaction(async (tx) => {
-    const merchant = await tx.merchant.create({
+    const created = await tx.merchant.create({
       data: {
         id: newId('mer'),
         tenantId: principal.tenantId,
@@ -65,16 +82,18 @@ export async function createMerchant(
         countryCode: input.country_code,
         status: input.status ?? 'active',
         address: toStoredAddress(input.address),
-        fiscalIdentities: input.fiscal_identities.map((identity) => sealIdentity(ctx, identity)),
+        fiscalIdentities: stored,
       },
     });
+    if (fisconline) await writeFisconlineFields(tx, ctx.secrets, created.id, fisconline, ctx.clock());
+    const merchant = await withFisconline(tx, ctx, created);
     await finalize?.(sqlOf(tx), merchant);
     return merchant;
   });
 }
 
-export async function listMerchants(ctx: AppContext, principal: Principal): Promise<Merchant[]> {
-  return ctx.db.merchant.findMany({
+export async function listMerchants(ctx: AppContext, principal: Principal): Promise<MerchantWithFisconline[]> {
+  const merchants = await ctx.db.merchant.findMany({
     where: {
       tenantId: principal.tenantId,
       ...(principal.countryCode ? { countryCode: principal.countryCode } : {}),
@@ -82,10 +101,12 @@ export async function listMerchants(ctx: AppContext, principal: Principal): Prom
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
+  const users = await fisconlineUsers(ctx.db, ctx.secrets, merchants.map((merchant) => merchant.id));
+  return merchants.map((merchant) => ({ ...merchant, fisconlineUser: users.get(merchant.id) ?? null }));
 }
 
-export async function getMerchant(ctx: AppContext, principal: Principal, id: string): Promise<Merchant> {
-  return assertMerchantAccess(principal, await ctx.db.merchant.findUnique({ where: { id } }), id);
+export async function getMerchant(ctx: AppContext, principal: Principal, id: string): Promise<MerchantWithFisconline> {
+  return withFisconline(ctx.db, ctx, assertMerchantAccess(principal, await ctx.db.merchant.findUnique({ where: { id } }), id));
 }
 
 export async function updateMerchant(
@@ -94,9 +115,10 @@ export async function updateMerchant(
   id: string,
   input: z.infer<typeof UpdateMerchantBody>,
   expectedVersion: number | undefined,
-  finalize?: Finalize<Merchant>,
-): Promise<Merchant> {
+  finalize?: Finalize<MerchantWithFisconline>,
+): Promise<MerchantWithFisconline> {
   if (input.fiscal_identities) checkIdentities(input.fiscal_identities);
+  const identities = input.fiscal_identities ? splitIdentities(input.fiscal_identities) : undefined;
   return ctx.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM merchants WHERE id = ${id} FOR UPDATE`;
     const current = rows.length ? await tx.merchant.findUnique({ where: { id } }) : null;
@@ -108,20 +130,17 @@ export async function updateMerchant(
         ...(input.legal_name !== undefined ? { legalName: input.legal_name } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.address !== undefined ? { address: toStoredAddress(input.address) } : {}),
-        ...(input.fiscal_identities !== undefined
-          ? {
-              fiscalIdentities: mergeFiscalIdentities(
-                merchant.fiscalIdentities as StoredFiscalIdentity[],
-                input.fiscal_identities.map((identity) => sealIdentity(ctx, identity)),
-              ),
-            }
+        ...(identities !== undefined
+          ? { fiscalIdentities: mergeFiscalIdentities(merchant.fiscalIdentities as StoredFiscalIdentity[], identities.stored) }
           : {}),
         resourceVersion: { increment: 1 },
         updatedAt: new Date(),
       },
     });
-    await finalize?.(sqlOf(tx), updated);
-    return updated;
+    if (identities?.fisconline) await writeFisconlineFields(tx, ctx.secrets, id, identities.fisconline, ctx.clock());
+    const result = await withFisconline(tx, ctx, updated);
+    await finalize?.(sqlOf(tx), result);
+    return result;
   });
 }
 

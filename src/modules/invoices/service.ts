@@ -25,6 +25,7 @@ import {
 import { checkInvoice, contentDataOf, localDateOf } from './preparation.js';
 import type { CreateInvoiceInput, ListInvoicesQueryInput, UpdateInvoiceInput } from './schemas.js';
 import { submitDraft } from './submission.js';
+import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
@@ -72,7 +73,7 @@ export async function insertDraft(
       updatedAt: at,
     },
   });
-  await recordInvoiceStateChange(tx, { invoiceId: id, from: null, to: state, event: 'created', at });
+  await recordInvoiceStateChange(tx, invoice, { from: null, event: 'created', at }, recordInvoiceStateChanged(ctx.publicBaseUrl));
   return invoice;
 }
 

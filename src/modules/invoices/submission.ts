@@ -11,6 +11,7 @@ import { jurisdictionOf } from '../../einvoicing/jurisdictions/index.js';
 import { channelSettingsOf } from '../../einvoicing/jurisdictions/channelSettings.js';
 import { extendChain, nextInvoiceNumber, takeChainPosition } from './numbering.js';
 import { checkInvoice, contentDataOf, localDateOf } from './preparation.js';
+import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 
 /**
  * Submits a draft (its row locked by the caller) inside the caller's transaction, so that
@@ -55,7 +56,7 @@ export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchan
       submittedAt: at,
     },
     details: { invoice_number: number, chain_hash: hash },
-  });
+  }, recordInvoiceStateChanged(ctx.publicBaseUrl));
   if (channel) {
     await tx.invoiceTransmissionJob.create({ data: { id: newId('itx'), invoiceId: invoice.id, status: 'pending' } });
     return submitted;
@@ -64,7 +65,7 @@ export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchan
     event: 'received_by_authority',
     at,
     update: { transmissionStatus: 'transmitted', transmittedAt: at },
-  });
-  await settleCancellation(tx, transmitted, 'confirmed', at);
+  }, recordInvoiceStateChanged(ctx.publicBaseUrl));
+  await settleCancellation(tx, transmitted, 'confirmed', at, recordInvoiceStateChanged(ctx.publicBaseUrl));
   return transmitted;
 }

@@ -61,7 +61,7 @@ function signingCertificateV2(certificateDer: Buffer, certificate: pkijs.Certifi
  * attributes content-type, message-digest, signing-time and signing-certificate-v2. Returns the
  * DER of the ContentInfo. `certificateDer` must be the certificate of `privateKeyPem` (PKCS#8).
  */
-export async function signCades(input: { certificateDer: Buffer; privateKeyPem: string; content: Uint8Array; signedAt: Date }): Promise<Buffer> {
+export async function signCades(input: { certificateDer: Buffer; privateKeyPem: string; content: Uint8Array; signedAt: Date }): Promise<Buffer<ArrayBuffer>> {
   const certificate = pkijs.Certificate.fromBER(arrayBufferOf(input.certificateDer));
   const signedData = new pkijs.SignedData({
     version: 1,

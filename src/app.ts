@@ -52,6 +52,7 @@ import { nullReceiptRoutes } from './modules/rksv/nullReceiptRoutes.js';
 // Last: their schemas come after every other in openapi.json.
 import { recordClosureOutcome } from './modules/events/dailyClosureEvents.js';
 import { recordExportFinished } from './modules/events/exportEvents.js';
+import { recordInvoiceStateChanged } from './modules/events/invoiceEvents.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { webhookEndpointRoutes } from './modules/webhookEndpoints/routes.js';
 
@@ -125,7 +126,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     const deliveries = createDeliveryWorker(ctx.db, ctx.secrets, config, app.log);
     app.addHook('onReady', async () => deliveries.start());
     app.addHook('onClose', async () => deliveries.stop());
-    const invoiceTransmissions = createInvoiceTransmissionWorker(ctx.db, config, app.log, clock);
+    const invoiceTransmissions = createInvoiceTransmissionWorker(ctx.db, config, app.log, recordInvoiceStateChanged(ctx.publicBaseUrl), clock);
     ctx.invoiceTransmissionWorker = invoiceTransmissions;
     app.addHook('onReady', async () => invoiceTransmissions.start());
     app.addHook('onClose', async () => invoiceTransmissions.stop());

@@ -14,6 +14,7 @@ import { SecretBox } from '../lib/secretBox.js';
 import { exportLinkSigner } from '../lib/signedUrl.js';
 import { recordClosureOutcome } from '../modules/events/dailyClosureEvents.js';
 import { recordExportFinished } from '../modules/events/exportEvents.js';
+import { recordInvoiceStateChanged } from '../modules/events/invoiceEvents.js';
 import { createDeliveryWorker } from '../outbox/createDeliveryWorker.js';
 import { openDatabaseOrExit } from './openDatabaseOrExit.js';
 
@@ -23,7 +24,7 @@ const database = await openDatabaseOrExit(() => openMigratedDatabase(config));
 // The same SECRETS_KEY as the server's: RKSV exports open the registers' sealed AES keys.
 const secretsKey = secretsKeyFor(config);
 const secrets = new SecretBox(secretsKey);
-// Events carry the resource as the API shows it: an export's signed download link, a closure's COR10 link.
+// Events carry the resource as the API shows it: an export's signed download link, a closure's COR10 link, an invoice's document links.
 const links = { publicBaseUrl: config.publicBaseUrl, signer: exportLinkSigner(secretsKey), ttlSeconds: config.exportUrlTtlSeconds };
 const worker = createExportWorker({ db: database.prisma, sql: database.sql, secrets }, config, log, recordExportFinished(links));
 worker.start();
@@ -31,7 +32,7 @@ const transmissions = createTransmissionWorker(database.prisma, config, log, und
 transmissions.start();
 const deliveries = createDeliveryWorker(database.prisma, secrets, config, log);
 deliveries.start();
-const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log);
+const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log, recordInvoiceStateChanged(config.publicBaseUrl));
 invoiceTransmissions.start();
 log.info({ worker_id: worker.id }, 'export, transmission and webhook delivery worker started');
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/transaction.js';
 import type { Invoice } from '../db/generated/client.js';
 import type { InvoiceState } from '../domain/invoices/invoiceStates.js';
-import { changeInvoiceState, lockInvoice } from './invoiceStateChange.js';
+import { changeInvoiceState, lockInvoice, type InvoiceStateObserver } from './invoiceStateChange.js';
 
 /**
  * What a cancellation's credit note settles (DESIGN "Cancel"): once it exists fiscally
@@ -10,7 +10,13 @@ import { changeInvoiceState, lockInvoice } from './invoiceStateChange.js';
  * state it had before, and can be cancelled again. An invoice whose cancellation is not
  * pending on this credit note is left alone.
  */
-export async function settleCancellation(tx: Tx, creditNote: Invoice, outcome: 'confirmed' | 'failed', at: Date): Promise<Invoice | null> {
+export async function settleCancellation(
+  tx: Tx,
+  creditNote: Invoice,
+  outcome: 'confirmed' | 'failed',
+  at: Date,
+  observer: InvoiceStateObserver,
+): Promise<Invoice | null> {
   const pending = await tx.invoice.findFirst({ where: { cancellationCreditNoteId: creditNote.id, state: 'cancellation_requested' }, select: { id: true } });
   const original = pending ? await lockInvoice(tx, pending.id) : null;
   if (!original || original.state !== 'cancellation_requested') return null;
@@ -20,7 +26,7 @@ export async function settleCancellation(tx: Tx, creditNote: Invoice, outcome: '
       at,
       update: { cancelledAt: at },
       details: { credit_note_id: creditNote.id, credit_note_state: creditNote.state },
-    });
+    }, observer);
   }
   const request = await tx.invoiceStateChange.findFirst({
     where: { invoiceId: original.id, toState: 'cancellation_requested' },
@@ -32,5 +38,5 @@ export async function settleCancellation(tx: Tx, creditNote: Invoice, outcome: '
     previous: (request?.fromState ?? undefined) as InvoiceState | undefined,
     update: { cancellationCreditNoteId: null },
     details: { credit_note_id: creditNote.id, credit_note_state: creditNote.state },
-  });
+  }, observer);
 }

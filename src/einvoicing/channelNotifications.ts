@@ -2,7 +2,7 @@ import type { Tx } from '../db/transaction.js';
 import type { Invoice, Prisma } from '../db/generated/client.js';
 import { settleCancellation } from './cancellationSettlement.js';
 import type { ChannelNotification } from './invoiceChannel.js';
-import { changeInvoiceState, type InvoiceStateChange } from './invoiceStateChange.js';
+import { changeInvoiceState, type InvoiceStateChange, type InvoiceStateObserver } from './invoiceStateChange.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -44,9 +44,15 @@ function changeFor(notification: ChannelNotification, at: Date): InvoiceStateCha
  * cancellation its outcome decides: a credit note that was delivered (or put in the
  * recipient's reserved area) confirms it, one that was rejected fails it.
  */
-export async function applyChannelNotification(tx: Tx, invoice: Invoice, notification: ChannelNotification, at: Date): Promise<Invoice> {
-  const updated = await changeInvoiceState(tx, invoice, changeFor(notification, at));
-  if (notification.kind === 'delivered' || notification.kind === 'undeliverable') await settleCancellation(tx, updated, 'confirmed', at);
-  if (notification.kind === 'rejected') await settleCancellation(tx, updated, 'failed', at);
+export async function applyChannelNotification(
+  tx: Tx,
+  invoice: Invoice,
+  notification: ChannelNotification,
+  at: Date,
+  observer: InvoiceStateObserver,
+): Promise<Invoice> {
+  const updated = await changeInvoiceState(tx, invoice, changeFor(notification, at), observer);
+  if (notification.kind === 'delivered' || notification.kind === 'undeliverable') await settleCancellation(tx, updated, 'confirmed', at, observer);
+  if (notification.kind === 'rejected') await settleCancellation(tx, updated, 'failed', at, observer);
   return updated;
 }

@@ -4,24 +4,36 @@ import { conflict } from '../domain/errors.js';
 import { nextInvoiceState, type InvoiceEvent, type InvoiceState } from '../domain/invoices/invoiceStates.js';
 
 /**
- * Records that an invoice entered `to` (from `from`, null when it was just created), when and
- * why, in the caller's transaction: the one place every state change of an invoice passes,
- * so whatever must follow each change (its history here) follows every one.
+ * What else follows every state change of an invoice in its transaction (the
+ * `invoice.state_changed` event): given the invoice as it is now and the state it left (null
+ * when it was just created). app.ts and the worker fill it from modules/events, where the
+ * invoice's presenter lives.
+ */
+export type InvoiceStateObserver = (tx: Tx, invoice: Invoice, previousState: InvoiceState | null) => Promise<void>;
+
+/**
+ * Records that an invoice (as it is after the change) entered its state (from `from`, null
+ * when it was just created), when and why, in the caller's transaction: the one place every
+ * state change of an invoice passes, so whatever must follow each change (its history, the
+ * observer's event) follows every one.
  */
 export async function recordInvoiceStateChange(
   tx: Tx,
-  change: { invoiceId: string; from: InvoiceState | null; to: InvoiceState; event: InvoiceEvent; at: Date; details?: Record<string, unknown> },
+  invoice: Invoice,
+  change: { from: InvoiceState | null; event: InvoiceEvent; at: Date; details?: Record<string, unknown> },
+  observer: InvoiceStateObserver,
 ): Promise<void> {
   await tx.invoiceStateChange.create({
     data: {
-      invoiceId: change.invoiceId,
+      invoiceId: invoice.id,
       fromState: change.from,
-      toState: change.to,
+      toState: invoice.state,
       event: change.event,
       details: (change.details ?? {}) as Prisma.InputJsonValue,
       changedAt: change.at,
     },
   });
+  await observer(tx, invoice, change.from);
 }
 
 export interface InvoiceStateChange {
@@ -42,7 +54,7 @@ export const invalidState = (invoice: Pick<Invoice, 'id' | 'state'>, message: st
  * table of domain/invoices/invoiceStates.ts and records the change; 409 invoice_invalid_state
  * when the event cannot happen in its state.
  */
-export async function changeInvoiceState(tx: Tx, invoice: Invoice, change: InvoiceStateChange): Promise<Invoice> {
+export async function changeInvoiceState(tx: Tx, invoice: Invoice, change: InvoiceStateChange, observer: InvoiceStateObserver): Promise<Invoice> {
   const from = invoice.state as InvoiceState;
   const to = nextInvoiceState(from, change.event, change.previous);
   if (!to) throw invalidState(invoice, `An invoice in state ${from} cannot be ${change.event.replace(/_/g, ' ')}`);
@@ -50,7 +62,7 @@ export async function changeInvoiceState(tx: Tx, invoice: Invoice, change: Invoi
     where: { id: invoice.id },
     data: { ...change.update, state: to, updatedAt: change.at },
   });
-  await recordInvoiceStateChange(tx, { invoiceId: invoice.id, from, to, event: change.event, at: change.at, details: change.details });
+  await recordInvoiceStateChange(tx, updated, { from, event: change.event, at: change.at, details: change.details }, observer);
   return updated;
 }
 

@@ -129,18 +129,18 @@ describe('the sandbox SdI', () => {
   };
 
   it('reads the routing and the buyer from the file', () => {
-    expect(readSdiFile(file().document)).toEqual({ format: 'FPR12', codiceDestinatario: 'XYZ7654', pecDestinatario: null, buyerVatId: { country: 'IT', code: '01234567897' } });
-    expect(() => readSdiFile(Buffer.from('<x/>'))).toThrow();
+    expect(readSdiFile(file())).toEqual({ format: 'FPR12', codiceDestinatario: 'XYZ7654', pecDestinatario: null, buyerVatId: { country: 'IT', code: '01234567897' } });
+    expect(() => readSdiFile({ fileName: 'x.xml', document: Buffer.from('<x/>') })).toThrow();
   });
 
   it('delivers, rejects a wrong check digit (00305), and cannot deliver 0000000 without PEC', () => {
-    expect(sandboxOutcome(readSdiFile(file().document))).toEqual({ kind: 'delivered', acceptedAfterDays: 15 });
+    expect(sandboxOutcome(readSdiFile(file()))).toEqual({ kind: 'delivered', acceptedAfterDays: 15 });
     const pa = file({ routing: { codice_destinatario: 'UFABCD', pec_address: null, buyer_reference: null } });
-    expect(sandboxOutcome(readSdiFile(pa.document))).toEqual({ kind: 'delivered', acceptedAfterDays: null });
-    expect(sandboxOutcome(readSdiFile(file({ buyer: party({ tax_id: 'IT01234567890', sdi_code: 'XYZ7654' }) }).document))).toMatchObject({ kind: 'rejected', errors: [{ code: '00305' }] });
+    expect(sandboxOutcome(readSdiFile(pa))).toEqual({ kind: 'delivered', acceptedAfterDays: null });
+    expect(sandboxOutcome(readSdiFile(file({ buyer: party({ tax_id: 'IT01234567890', sdi_code: 'XYZ7654' }) })))).toMatchObject({ kind: 'rejected', errors: [{ code: '00305' }] });
     const consumer = party({ tax_id: 'RSSMRA85T10A562S', tax_id_type: 'tax_code' });
-    expect(sandboxOutcome(readSdiFile(file({ buyer: consumer, routing: { codice_destinatario: '0000000', pec_address: null, buyer_reference: null } }).document)).kind).toBe('undeliverable');
-    expect(sandboxOutcome(readSdiFile(file({ buyer: consumer, routing: { codice_destinatario: '0000000', pec_address: 'x@pec.it', buyer_reference: null } }).document)).kind).toBe('delivered');
+    expect(sandboxOutcome(readSdiFile(file({ buyer: consumer, routing: { codice_destinatario: '0000000', pec_address: null, buyer_reference: null } }))).kind).toBe('undeliverable');
+    expect(sandboxOutcome(readSdiFile(file({ buyer: consumer, routing: { codice_destinatario: '0000000', pec_address: 'x@pec.it', buyer_reference: null } }))).kind).toBe('delivered');
   });
 
   it('receives every file with a numeric identifier, and answers for public administrations only', async () => {

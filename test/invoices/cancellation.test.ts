@@ -3,6 +3,7 @@
 // delivered (IT) or transmitted (DE); 409 where there is nothing to cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyChannelNotification } from '../../src/einvoicing/channelNotifications.js';
+import { recordInvoiceStateChanged } from '../../src/modules/events/invoiceEvents.js';
 import { createTestApp, expectError, json, type TestApp } from '../support/testApp.js';
 import {
   deInvoice,
@@ -119,7 +120,13 @@ describe('cancelling an Italian invoice', () => {
 
     await quiet.database.prisma.$transaction(async (tx) => {
       const note = await tx.invoice.findUniqueOrThrow({ where: { id: requested.cancellation_credit_note_id } });
-      await applyChannelNotification(tx, note, { kind: 'rejected', errors: [{ code: '00404', message: 'duplicate' }] }, new Date());
+      await applyChannelNotification(
+        tx,
+        note,
+        { kind: 'rejected', errors: [{ code: '00404', message: 'duplicate' }] },
+        new Date(),
+        recordInvoiceStateChanged(quiet.app.ctx.publicBaseUrl),
+      );
     });
     const restored = await getInvoice(quiet.app, qx.it, invoice.id);
     expect(restored).toMatchObject({ state: 'delivered', cancellation_credit_note_id: null });

@@ -177,13 +177,7 @@ describe('submitting', () => {
     await expectValidFatturaPa(document.body);
   });
 
-  it('builds FPA12 for a 6-character office code, and a consumer invoice with 0000000 and a PEC address', async () => {
-    const pa = await mustCreateInvoice(t.app, fx.it, itInvoice({ routing: { codice_destinatario: 'UFABCD' }, submit: true }));
-    expect(pa.fiscal.jurisdiction_data.format).toBe('FPA12');
-    const paXml = (await documentOf(fx.it, pa.id)).body;
-    expect(paXml).toContain('versione="FPA12"');
-    await expectValidFatturaPa(paXml);
-
+  it('builds a consumer invoice with 0000000 and a PEC address (FPA12, signed, in signing.test.ts)', async () => {
     const consumer = await mustCreateInvoice(
       t.app,
       fx.it,

@@ -2,7 +2,7 @@
 // end to end with a short SDI_SIMULATOR_DELAY_MS: RC, NS 00305, MC, the public administration's
 // answers through simulate, implicit acceptance 15 days after delivery (injected clock), every
 // state change in the history with its time, production without an SdI client, and a restart
-// between submission and transmission.
+// between submission and transmission. The organization signs: its files are CAdES .xml.p7m.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/modules/admin/service.js';
 import { auth, createPeerApp, createTestApp, expectError, json, type TestApp } from '../support/testApp.js';
@@ -17,6 +17,7 @@ import {
   SELLER_PIVA,
   waitForInvoice,
   WRONG_CHECK_DIGIT_PIVA,
+  uploadItalianCertificate,
   type InvoicingFixture,
 } from '../support/invoices.js';
 
@@ -33,6 +34,8 @@ beforeAll(async () => {
     { clock: () => new Date(Date.now() + clockOffsetMs) },
   );
   fx = await invoicingFixture(t);
+  // FPA12 invoices must be signed; with the certificate every Italian file reaches the SdI as .xml.p7m.
+  await uploadItalianCertificate(t, fx);
 });
 afterAll(() => t.close());
 

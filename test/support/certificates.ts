@@ -5,6 +5,7 @@ import * as x509 from '@peculiar/x509';
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A test certificate: PEM, base64 DER, and its private key as PKCS#8 PEM. */
@@ -29,11 +30,14 @@ export interface CertificateOptions {
   notAfter?: Date;
   /** Days from now to notAfter, when notAfter is not given. */
   validDays?: number;
+  /** The key's algorithm: ECDSA P-256 unless `rsa` (2048 bits). */
+  keyType?: 'ec' | 'rsa';
 }
 
-/** A self-signed (or, with `issuer`, issuer-named) ECDSA P-256 certificate made here. */
+/** A self-signed (or, with `issuer`, issuer-named) ECDSA P-256 (or RSA) certificate made here. */
 export async function makeCertificate(options: CertificateOptions = {}): Promise<TestCertificate> {
-  const keys = await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
+  const algorithm = options.keyType === 'rsa' ? RSA : EC;
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   const notBefore = options.notBefore ?? new Date(Date.now() - DAY_MS);
   const notAfter = options.notAfter ?? new Date(Date.now() + (options.validDays ?? 365) * DAY_MS);
   const subject = options.subject ?? [{ C: ['IT'] }, { O: ['Pasticceria Roma Srl'] }, { CN: ['Firma fatture'] }];
@@ -43,7 +47,7 @@ export async function makeCertificate(options: CertificateOptions = {}): Promise
     issuer: new x509.Name(options.issuer ?? subject),
     notBefore,
     notAfter,
-    signingAlgorithm: EC,
+    signingAlgorithm: algorithm,
     publicKey: keys.publicKey,
     signingKey: keys.privateKey,
   });

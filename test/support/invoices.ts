@@ -8,6 +8,7 @@ import { checkEn16931 } from '../einvoicing/en16931Rules.js';
 import { fatturaPaSchemaErrors } from '../einvoicing/fatturapaXsd.js';
 import { auth, createTenantWithKey, json, type TestApp } from './testApp.js';
 import { orgAuth, platformKey } from './styleO.js';
+import { makeCertificate, type CertificateOptions } from './certificates.js';
 
 /** Italian VAT numbers: valid check digits, and one whose check digit is wrong (the SdI's 00305). */
 export const SELLER_PIVA = '12345678903';
@@ -184,3 +185,16 @@ export async function expectValidXRechnung(xml: string): Promise<void> {
 }
 
 export { orgAuth };
+
+/** Uploads a fiscal certificate (with its private key unless `withKey` is false) for the Italian organization; returns the API's certificate. */
+export async function uploadItalianCertificate(t: TestApp, fx: InvoicingFixture, options: CertificateOptions & { withKey?: boolean } = {}): Promise<any> {
+  const certificate = await makeCertificate(options);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/v1/organizations/${fx.itOrganizationId}/fiscal-certificates`,
+    headers: fx.it,
+    payload: { jurisdiction: 'IT', certificate: certificate.pem, ...(options.withKey === false ? {} : { private_key: certificate.keyPem }) },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return json(response);
+}

@@ -13,5 +13,6 @@ export const germany: InvoiceJurisdiction = {
   timeZone: 'Europe/Berlin',
   language: 'de',
   format: xrechnungFormat,
+  signing: null,
   channel: () => null,
 };

@@ -1,3 +1,4 @@
+import type { DocumentSigning } from '../documentSigning.js';
 import type { EInvoiceFormat } from '../einvoiceFormat.js';
 import type { InvoiceChannel } from '../invoiceChannel.js';
 import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
@@ -24,6 +25,8 @@ export interface InvoiceJurisdiction {
   /** The language of the invoice's PDF. */
   language: 'it' | 'de';
   format: EInvoiceFormat;
+  /** How its documents are signed with the organization's fiscal certificate; null: they are not. */
+  signing: DocumentSigning | null;
   /** Where submitted invoices go; null: there is nowhere to clear them, they are transmitted when submitted. */
   channel(settings: ChannelSettings): InvoiceChannel | null;
 }

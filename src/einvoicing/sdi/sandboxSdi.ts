@@ -49,13 +49,13 @@ export function sandboxSdi(delayMs: number): InvoiceChannel {
   return {
     pollDelayMs: delayMs,
     send: async (file: TransmittedFile) => {
-      readSdiFile(file.document);
+      readSdiFile(file);
       return { outcome: 'received', identifier: sdiIdentifier() };
     },
     // The worker asks `delayMs` after the receipt: the outcome is ready then.
-    nextNotification: async (file) => ({ notification: sandboxOutcome(readSdiFile(file.document)), more: false }),
+    nextNotification: async (file) => ({ notification: sandboxOutcome(readSdiFile(file)), more: false }),
     simulateRecipient: (file, event) => {
-      if (readSdiFile(file.document).format !== 'FPA12') {
+      if (readSdiFile(file).format !== 'FPA12') {
         return { refused: `only an invoice to a public administration (FPA12) gets its recipient's answer through the SdI; a B2B invoice counts as accepted ${B2B_ACCEPTANCE_DAYS} days after delivery` };
       }
       return RECIPIENT_ANSWERS[event];

@@ -1,4 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
+import { signedContentOf } from '../cades/signedContent.js';
+import type { TransmittedFile } from '../invoiceChannel.js';
 
 /** What the SdI reads from a FatturaPA file to route it and check its parties. */
 export interface SdiFileFacts {
@@ -19,9 +21,10 @@ const text = (node: Node, name: string): string | null => {
   return typeof value === 'string' ? value : null;
 };
 
-/** Reads a FatturaPA document as the SdI receives it; throws when it is not one. */
-export function readSdiFile(document: Uint8Array): SdiFileFacts {
-  const root = child(parser.parse(Buffer.from(document).toString('utf8')) as Node, 'FatturaElettronica');
+/** Reads a FatturaPA file as the SdI receives it, the XML inside a signed `.p7m` one; throws when it is not one. */
+export function readSdiFile(file: TransmittedFile): SdiFileFacts {
+  const xml = file.fileName.endsWith('.p7m') ? signedContentOf(file.document) : Buffer.from(file.document);
+  const root = child(parser.parse(xml.toString('utf8')) as Node, 'FatturaElettronica');
   const header = child(root, 'FatturaElettronicaHeader');
   const transmission = child(header, 'DatiTrasmissione');
   const format = (root?.['@_versione'] as string | undefined) ?? null;

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/transaction.js';
 import { PollingWorker } from '../../lib/pollingWorker.js';
 import { applyChannelNotification } from '../channelNotifications.js';
 import type { InvoiceChannel, TransmittedFile } from '../invoiceChannel.js';
-import { changeInvoiceState, lockInvoice } from '../invoiceStateChange.js';
+import { changeInvoiceState, lockInvoice, type InvoiceStateObserver } from '../invoiceStateChange.js';
 import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
 
 /** Retries of an unreachable channel start this far apart and double, up to MAX_RETRY_DELAY_MS. */
@@ -22,6 +22,8 @@ export interface InvoiceTransmissionWorkerOptions {
   leaseMs: number;
   /** The channel of a jurisdiction (null: it has none). */
   channelOf: (jurisdiction: InvoiceJurisdictionCode) => InvoiceChannel | null;
+  /** Follows every state change the worker makes (the invoice.state_changed event). */
+  invoiceStateObserver: InvoiceStateObserver;
 }
 
 /**
@@ -67,7 +69,7 @@ export class InvoiceTransmissionWorker {
   }
 
   private async runOne(workerId: string): Promise<boolean> {
-    const { db, log, clock } = this.options;
+    const { db, log, clock, invoiceStateObserver } = this.options;
     const id = await this.queue.claim(workerId);
     if (!id) return false;
     const job = await db.invoiceTransmissionJob.findUniqueOrThrow({ where: { id }, include: { invoice: true } });
@@ -99,7 +101,7 @@ export class InvoiceTransmissionWorker {
           at,
           update: { authorityIdentifier: receipt.identifier, transmittedAt: at, transmissionStatus: 'transmitted', fiscalErrors: [] },
           details: { authority_identifier: receipt.identifier },
-        });
+        }, invoiceStateObserver);
       });
       log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier }, 'invoice received by its channel');
       return true;
@@ -114,7 +116,7 @@ export class InvoiceTransmissionWorker {
       if (!(await this.settle(tx, held, answer.more ? { done: false, delayMs: channel.pollDelayMs } : { done: true }))) return;
       const current = await lockInvoice(tx, invoice.id);
       if (current?.state !== 'transmitted') return;
-      await applyChannelNotification(tx, current, answer.notification, clock());
+      await applyChannelNotification(tx, current, answer.notification, clock(), invoiceStateObserver);
     });
     log.info({ invoice_id: invoice.id, notification: answer.notification.kind }, 'invoice notification applied');
     return true;

@@ -9,6 +9,7 @@ import { totalsFor, type InvoiceContentData } from './invoiceContent.js';
 import { contentDataOf } from './preparation.js';
 import { insertDraft, lockOwnInvoice, wakeTransmissions } from './service.js';
 import { submitDraft } from './submission.js';
+import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 
 /**
  * The credit note that cancels an invoice in full: the same parties, lines, amounts, routing
@@ -40,7 +41,7 @@ async function cancelByCreditNote(ctx: AppContext, tx: Tx, organization: Merchan
     at: ctx.clock(),
     update: { cancellationCreditNoteId: draft.id },
     details: { credit_note_id: draft.id },
-  });
+  }, recordInvoiceStateChanged(ctx.publicBaseUrl));
   const creditNote = await submitDraft(ctx, tx, organization, draft);
   // Where the credit note was transmitted at once, submitDraft has already cancelled the invoice.
   return { invoice: (await tx.invoice.findUnique({ where: { id: requested.id } }))!, creditNote };
@@ -61,7 +62,7 @@ export async function cancelInvoice(ctx: AppContext, organization: Merchant, id:
     let result: Invoice;
     if (state === 'draft') {
       const at = ctx.clock();
-      result = await changeInvoiceState(tx, invoice, { event: 'cancelled_as_draft', at, update: { cancelledAt: at } });
+      result = await changeInvoiceState(tx, invoice, { event: 'cancelled_as_draft', at, update: { cancelledAt: at } }, recordInvoiceStateChanged(ctx.publicBaseUrl));
     } else if (state === 'rejected_by_authority') {
       throw invalidState(invoice, 'The authority rejected this invoice, so it never existed fiscally: there is nothing to cancel. Correct it and submit a new invoice.');
     } else if (!CANCELLABLE_BY_CREDIT_NOTE.includes(state)) {

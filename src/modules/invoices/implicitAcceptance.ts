@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { changeInvoiceState } from '../../einvoicing/invoiceStateChange.js';
+import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 
 /** How many due invoices one pass accepts; the next pass takes the rest. */
 const BATCH = 200;
@@ -54,7 +55,7 @@ export class ImplicitAcceptances {
             at: now,
             update: { deliveryStatus: 'accepted', acceptanceDueAt: null },
             details: { acceptance_due_at: invoice.acceptanceDueAt?.toISOString() ?? null },
-          });
+          }, recordInvoiceStateChanged(this.ctx.publicBaseUrl));
           return true;
         });
         if (done) accepted += 1;

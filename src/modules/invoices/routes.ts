@@ -18,7 +18,10 @@ import { simulateRecipient } from './simulation.js';
 const STATES =
   'States (contract 3.5): draft -> submitted -> transmitted (the authority has it; DE at once) -> delivered (IT, RC) -> accepted; transmitted -> undeliverable (IT, MC) or rejected_by_authority (IT, NS); cancellation_requested -> cancelled.';
 
-const XmlDocument = { description: 'The document exactly as submitted (FatturaPA or XRechnung)', content: { 'application/xml': { schema: z.string() } } };
+const ElectronicDocument = {
+  description: 'The document exactly as submitted (FatturaPA or XRechnung), or, signed, its CAdES-BES .p7m file',
+  content: { 'application/xml': { schema: z.string() }, 'application/pkcs7-mime': { schema: z.string().meta({ format: 'binary' }) } },
+};
 const PdfDocument = { description: 'The invoice as PDF', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } };
 
 /** The e-invoicing resource (Style O; contract 2.10, 3.5, 4.3; DESIGN "E-invoicing"). */
@@ -121,7 +124,8 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'submitInvoice',
         summary: 'Submit a draft invoice (Style O)',
         description: [
-          'In one transaction: checks the invoice again (an issue_date after today is refused; without one it is today in the jurisdiction), assigns invoice_number <series>/<year>/<n> (n gapless per organization, series and year), builds the document (IT: FatturaPA 1.2.3, FPR12 for a 7-character codice_destinatario, FPA12 for 6; DE: XRechnung 3 CII) and stores it unchanged, and sets fiscal.chain_hash.',
+          'In one transaction: checks the invoice again (an issue_date after today is refused; without one it is today in the jurisdiction), assigns invoice_number <series>/<year>/<n> (n gapless per organization, series and year), builds the document (IT: FatturaPA 1.2.3, FPR12 for a 7-character codice_destinatario, FPA12 for 6; DE: XRechnung 3 CII) and stores it unchanged, and sets fiscal.chain_hash over the stored bytes.',
+          'IT with an active fiscal certificate that has a private key: the document is signed CAdES-BES and stored as <name>.xml.p7m (fiscal.jurisdiction_data.file_name); an FPA12 invoice without one is 422 fiscal_certificate_required (details.field routing.codice_destinatario). When the organization has certificates for the jurisdiction and none is active (expired or revoked): 422 fiscal_certificate_expired. Nothing is numbered then.',
           'IT: the SdI receives it in the background (transmitted, fiscal.authority_identifier), then notifies delivered, undeliverable or rejected_by_authority (fiscal.fiscal_errors). DE: transmitted at once.',
           'Body {} or none. Only drafts: 409 invoice_invalid_state otherwise.',
         ].join(' '),
@@ -193,16 +197,16 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         operationId: 'getInvoiceDocument',
         summary: 'The electronic document of a submitted invoice, byte for byte as submitted (Style O)',
-        description: 'application/xml; Content-Disposition names fiscal.jurisdiction_data.file_name. A draft has none: 409 invoice_invalid_state.',
+        description: 'application/xml, or application/pkcs7-mime for a document signed with the organization\'s fiscal certificate (IT: CAdES-BES, <name>.xml.p7m, the XML inside); Content-Disposition names fiscal.jurisdiction_data.file_name. A draft has none: 409 invoice_invalid_state.',
         headers: StyleOHeaders,
         params: IdParams,
-        response: { 200: XmlDocument, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: ElectronicDocument, ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      const { invoice, document } = await invoiceDocument(app.ctx, request.merchant, request.params.id);
+      const { invoice, document, mediaType } = await invoiceDocument(app.ctx, request.merchant, request.params.id);
       return (reply as FastifyReply)
-        .type('application/xml')
+        .type(mediaType)
         .header('content-disposition', `attachment; filename="${invoice.documentFileName}"`)
         .send(document);
     },

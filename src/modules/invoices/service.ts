@@ -9,6 +9,7 @@ import { invalidState, lockInvoice, recordInvoiceStateChange } from '../../einvo
 import { invoiceContentOf } from '../../einvoicing/invoiceContentOf.js';
 import { jurisdictionOf } from '../../einvoicing/jurisdictions/index.js';
 import { renderInvoicePdf } from '../../einvoicing/pdf/renderInvoicePdf.js';
+import { documentMediaTypeOf } from '../../einvoicing/documentMediaType.js';
 import { newId } from '../../lib/ids.js';
 import { afterCursor, NEWEST_FIRST, pageOf } from '../common/cursor.js';
 import type { Finalize } from '../common/transactions.js';
@@ -25,6 +26,7 @@ import {
 import { checkInvoice, contentDataOf, localDateOf } from './preparation.js';
 import type { CreateInvoiceInput, ListInvoicesQueryInput, UpdateInvoiceInput } from './schemas.js';
 import { submitDraft } from './submission.js';
+import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
@@ -72,7 +74,7 @@ export async function insertDraft(
       updatedAt: at,
     },
   });
-  await recordInvoiceStateChange(tx, { invoiceId: id, from: null, to: state, event: 'created', at });
+  await recordInvoiceStateChange(tx, invoice, { from: null, event: 'created', at }, recordInvoiceStateChanged(ctx.publicBaseUrl));
   return invoice;
 }
 
@@ -219,10 +221,10 @@ export async function listInvoices(ctx: AppContext, organization: Merchant, quer
 }
 
 /** A submitted invoice's document exactly as stored; 409 for a draft, which has none. */
-export async function invoiceDocument(ctx: AppContext, organization: Merchant, id: string): Promise<{ invoice: Invoice; document: Buffer }> {
+export async function invoiceDocument(ctx: AppContext, organization: Merchant, id: string): Promise<{ invoice: Invoice; document: Buffer; mediaType: string }> {
   const invoice = await getInvoice(ctx, organization, id);
-  if (!invoice.document) throw invalidState(invoice, 'A draft has no document yet; submit it first');
-  return { invoice, document: Buffer.from(invoice.document) };
+  if (!invoice.document || !invoice.documentFileName) throw invalidState(invoice, 'A draft has no document yet; submit it first');
+  return { invoice, document: Buffer.from(invoice.document), mediaType: documentMediaTypeOf(invoice.documentFileName) };
 }
 
 /** The invoice as a PDF in its jurisdiction's language; a draft is marked as not a fiscal document. */

@@ -8,6 +8,7 @@ import { channelSettingsOf } from '../../einvoicing/jurisdictions/channelSetting
 import { jurisdictionOf } from '../../einvoicing/jurisdictions/index.js';
 import type { Finalize } from '../common/transactions.js';
 import { lockOwnInvoice } from './service.js';
+import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 
 /**
  * Sandbox only (the route answers 404 in production): the recipient's answer to a delivered invoice, as its
@@ -25,7 +26,7 @@ export async function simulateRecipient(ctx: AppContext, organization: Merchant,
     }
     const answer = channel.simulateRecipient({ fileName: invoice.documentFileName, document: invoice.document }, event);
     if ('refused' in answer) throw invalidState(invoice, answer.refused);
-    const updated = await applyChannelNotification(tx, invoice, answer, ctx.clock());
+    const updated = await applyChannelNotification(tx, invoice, answer, ctx.clock(), recordInvoiceStateChanged(ctx.publicBaseUrl));
     await finalize?.(sqlOf(tx), updated);
     return updated;
   });

@@ -1,24 +1,30 @@
-// npm run bench: the service on the machine's PostgreSQL, driven over loopback
-// at a fixed arrival rate (create a sale, then complete it: signed by the TSE),
-// a step test for the highest sustainable rate, and pgbench's ceiling for an
-// equivalent transaction on the same server. Results: bench/results/*.json.
+// npm run bench: the service as README starts it (default settings, request log at info)
+// on the machine's PostgreSQL, driven over loopback at a fixed arrival rate (create a sale,
+// then complete it: signed by the register's device), then the same on the embedded database.
+// Results: bench/results/load-*.json.
 //
-// Rates count mutations (POST calls) per second: a flow is one create and one
-// signed complete, so 500 mutations/s is 250 sales created and completed per second.
+// Rates count mutations (POST calls) per second: a flow is one create and one signed
+// complete, so 500 mutations/s is 250 sales created and completed per second. A run:
+// - warm-up (not measured: the JIT compiles the hot paths, the pool opens its connections);
+// - the main run, Germany (TSE), at BENCH_RATE on each register count of BENCH_REGISTERS
+//   (a fleet: many registers at a modest rate each; and a few busy ones);
+// - one run per other regime at the same rate: Austria (RKSV) and Italy (RT simulator);
+// - a step test for the highest rate with p99 < 50 ms and no errors;
+// - pgbench's ceiling for one completion's statements as plain SQL on the same server;
+// - the embedded database (PGlite): warm-up and the main run (one transaction at a time).
 // Settings: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
-// BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_WARMUP_S (10), BENCH_STEPS
-// ("200,300,400,500,600,700,800,900,1000"), BENCH_STEP_S (10), BENCH_REGISTERS (50),
-// BENCH_PGBENCH_S (15), BENCH_AUT_DURATION_S (30: the same rate, flows alternating between
-// German and Austrian registers, each country's calls measured apart), BENCH_RESULTS_DIR (bench/results).
+// BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_WARMUP_S (10), BENCH_REGISTERS ("40,8"),
+// BENCH_REGIME_DURATION_S (30), BENCH_STEPS ("400,600,800,1000,1200,1400"), BENCH_STEP_S (10),
+// BENCH_PGBENCH_S (15), BENCH_EMBEDDED_DURATION_S (30; 0 skips the embedded run),
+// BENCH_RESULTS_DIR (bench/results), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { Pool } from 'undici';
+import { benchClient, saleFlow, setUpFleet, type BenchClient, type Fleet } from './lib/fleet.js';
 import { runOpenLoop, type FlowOutcome, type OpenLoopResult } from './lib/openLoop.js';
-import { startServer } from './lib/server.js';
+import { startServer, type BenchServer } from './lib/server.js';
 import { writeResults } from './lib/results.js';
 import { summarize } from './lib/stats.js';
 
@@ -26,29 +32,15 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
-const STEPS = (process.env.BENCH_STEPS ?? '200,300,400,500,600,700,800,900,1000').split(',').map(Number);
+const REGISTER_COUNTS = (process.env.BENCH_REGISTERS ?? '40,8').split(',').map(Number);
+const REGIME_DURATION_S = Number(process.env.BENCH_REGIME_DURATION_S ?? 30);
+const STEPS = (process.env.BENCH_STEPS ?? '400,600,800,1000,1200,1400').split(',').map(Number);
 const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
-const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 50);
 const PGBENCH_S = Number(process.env.BENCH_PGBENCH_S ?? 15);
-const AUT_DURATION_S = Number(process.env.BENCH_AUT_DURATION_S ?? 30);
+const EMBEDDED_DURATION_S = Number(process.env.BENCH_EMBEDDED_DURATION_S ?? 30);
 const P99_TARGET_MS = 50;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-
-/** Each country's merchant and the tax of the bench's one line (11.90 gross). */
-const MERCHANT_OF_COUNTRY = {
-  DEU: {
-    legalName: 'Bench GmbH',
-    address: { line1: 'Friedrichstraße 1', city: 'Berlin', postal_code: '10117', country_code: 'DEU' },
-    identity: { country_code: 'DEU', tax_number: '21/815/08150', vat_id: 'DE123456789' },
-    line: { name: 'MwSt', rate: '0.19', tax_amount: '1.9' },
-  },
-  AUT: {
-    legalName: 'Bench Wien GmbH',
-    address: { line1: 'Stephansplatz 1', city: 'Wien', postal_code: '1010', country_code: 'AUT' },
-    identity: { country_code: 'AUT', legal_entity_id_type: 'VAT_ID', vat_id: 'ATU12345678' },
-    line: { name: 'USt', rate: '0.20', tax_amount: '1.98333333' },
-  },
-} as const;
+const FLEET_SIZE = Math.max(...REGISTER_COUNTS);
 
 const databaseUrl = (name: string) => {
   const url = new URL(ADMIN_URL);
@@ -56,151 +48,121 @@ const databaseUrl = (name: string) => {
   return url.toString();
 };
 
+type Report = ReturnType<typeof report>;
+
+function report(result: OpenLoopResult, registers: number) {
+  return {
+    target_mutations_per_s: result.targetRate * 2,
+    registers,
+    duration_s: result.durationS,
+    flows_started: result.started,
+    flows_completed: result.completed,
+    flows_dropped: result.dropped,
+    mutations_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
+    signed_completions_per_s: result.achievedRate,
+    latency_ms: Object.fromEntries(Object.entries(result.latencies).map(([name, samples]) => [name, summarize(samples)])),
+    slowest_call_per_second_ms: result.slowestPerSecond,
+    errors: result.errors,
+    statuses: result.statuses,
+  };
+}
+
+/** The slower call type's p99 (create or complete). */
+const p99Of = (run: Report) => Math.max(run.latency_ms.create?.p99 ?? Infinity, run.latency_ms.complete?.p99 ?? Infinity);
+
+/** Kept up: no errors, nothing dropped, at least 95 % of the offered rate. */
+const keptUp = (run: Report) => Object.keys(run.errors).length === 0 && run.flows_dropped === 0 && run.mutations_per_s >= run.target_mutations_per_s * 0.95;
+
+function print(label: string, run: Report) {
+  const { create, complete } = run.latency_ms;
+  console.log(
+    `  ${label}: ${run.mutations_per_s} mutations/s of ${run.target_mutations_per_s} on ${run.registers} registers; ` +
+      `create p50/p99 ${create?.p50}/${create?.p99} ms, complete p50/p99 ${complete?.p50}/${complete?.p99} ms, errors ${JSON.stringify(run.errors)}`,
+  );
+}
+
+async function run(label: string, rate: number, durationS: number, registers: number, flow: (index: number) => Promise<FlowOutcome>): Promise<Report> {
+  const result = report(await runOpenLoop(rate / 2, durationS, flow), registers);
+  print(label, result);
+  return result;
+}
+
+/** The server as README starts it, on `databaseUrl` or (undefined) the embedded database, with the bench's tenant. */
+async function benchServer(databaseUrlOrEmbedded: string | undefined): Promise<{ server: BenchServer; client: BenchClient; tenantId: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fiscal-bench-'));
+  const server = await startServer(
+    {
+      ...(databaseUrlOrEmbedded ? { DATABASE_URL: databaseUrlOrEmbedded } : {}),
+      ADMIN_TOKEN,
+      // The contract's budget is per API key; the bench's one key per country sends more than that.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      SEED_DEMO_TENANT: 'false',
+      DATA_DIR: dataDir,
+      SECRETS_KEY: 'ab'.repeat(32),
+    },
+    3900 + Math.floor(Math.random() * 90),
+    join(dataDir, 'server.log'),
+  );
+  const client = benchClient(server.baseUrl);
+  const tenant = await client.call('POST', '/admin/v1/tenants', { name: 'bench' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  return { server, client, tenantId: tenant.json.id };
+}
+
+async function postgresRuns(dbName: string) {
+  const { server, client, tenantId } = await benchServer(databaseUrl(dbName));
+  try {
+    console.log(`setting up: ${FLEET_SIZE} registers each in Germany, Austria and Italy`);
+    const fleets: Record<string, Fleet> = {};
+    for (const country of ['DEU', 'AUT', 'ITA'] as const) fleets[country] = await setUpFleet(client, ADMIN_TOKEN, tenantId, country, FLEET_SIZE);
+    const germany = (registers: number) => saleFlow(client, fleets.DEU, registers);
+
+    console.log(`warm-up: ${RATE} mutations/s for ${WARMUP_S} s, each regime`);
+    for (const fleet of Object.values(fleets)) await runOpenLoop(RATE / 2, WARMUP_S, saleFlow(client, fleet));
+
+    console.log(`main runs: Germany (TSE), ${RATE} mutations/s for ${DURATION_S} s`);
+    const main = [];
+    for (const registers of REGISTER_COUNTS) main.push(await run(`Germany, ${registers} registers`, RATE, DURATION_S, registers, germany(registers)));
+
+    console.log(`one flow per regime: ${RATE} mutations/s for ${REGIME_DURATION_S} s on ${FLEET_SIZE} registers`);
+    const regimes = {
+      kassensichv: await run('Germany (KassenSichV, TSE)', RATE, REGIME_DURATION_S, FLEET_SIZE, germany(FLEET_SIZE)),
+      rksv: await run('Austria (RKSV)', RATE, REGIME_DURATION_S, FLEET_SIZE, saleFlow(client, fleets.AUT)),
+      rt: await run('Italy (RT simulator)', RATE, REGIME_DURATION_S, FLEET_SIZE, saleFlow(client, fleets.ITA)),
+    };
+
+    console.log(`step test: Germany on ${FLEET_SIZE} registers, ${STEP_S} s a step`);
+    const steps = [];
+    for (const rate of STEPS) steps.push(await run(`step ${rate}`, rate, STEP_S, FLEET_SIZE, germany(FLEET_SIZE)));
+    return { main, regimes, steps, peakMemoryMiB: server.peakMemoryMiB() };
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
+
+async function embeddedRun() {
+  const { server, client, tenantId } = await benchServer(undefined);
+  try {
+    const fleet = await setUpFleet(client, ADMIN_TOKEN, tenantId, 'DEU', FLEET_SIZE);
+    console.log(`embedded database (PGlite): warm-up, then ${RATE} mutations/s for ${EMBEDDED_DURATION_S} s`);
+    await runOpenLoop(RATE / 2, WARMUP_S, saleFlow(client, fleet));
+    const result = await run('embedded, Germany', RATE, EMBEDDED_DURATION_S, FLEET_SIZE, saleFlow(client, fleet));
+    return { ...result, server_peak_memory_mib: server.peakMemoryMiB() };
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
+
 async function main() {
   const dbName = `fiscal_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
-  const port = 3900 + Math.floor(Math.random() * 90);
-  const server = await startServer(
-    {
-      DATABASE_URL: databaseUrl(dbName),
-      DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '20',
-      ADMIN_TOKEN,
-      RATE_LIMIT_PER_SECOND: '1000000',
-      SEED_DEMO_TENANT: 'false',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'fiscal-bench-')),
-      SECRETS_KEY: 'ab'.repeat(32),
-    },
-    port,
-  );
-  const http = new Pool(server.baseUrl, { connections: 256 });
-  const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await http.request({
-      method: method as 'POST',
-      path,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.body.text();
-    return { status: response.statusCode, json: text ? JSON.parse(text) : undefined };
-  };
-
   try {
-    // Setup through the public API: a merchant per country, each with REGISTERS fiscalized registers and open sessions.
-    const tenant = await call('POST', '/admin/v1/tenants', { name: 'bench' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
-    const countrySetup = async (country: 'DEU' | 'AUT') => {
-      const key = await call('POST', `/admin/v1/tenants/${tenant.json.id}/api-keys`, { kind: 'tenant', country_code: country }, {
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-      });
-      const auth = { authorization: `Bearer ${key.json.api_key}` };
-      const { address, identity, legalName } = MERCHANT_OF_COUNTRY[country];
-      const merchant = await call('POST', '/v1/merchants', { legal_name: legalName, country_code: country, address, fiscal_identities: [identity] }, auth);
-      const headers = { ...auth, 'x-service-merchant': merchant.json.id };
-      const location = await call('POST', '/v1/locations', { name: 'Bench', address }, headers);
-      const registers: string[] = [];
-      for (let i = 0; i < REGISTERS; i += 1) {
-        const register = await call('POST', '/v1/registers', { location_id: location.json.id, name: `Kasse ${i}` }, headers);
-        const fiscalized = await call('POST', `/v1/registers/${register.json.id}/fiscalize`, undefined, headers);
-        if (fiscalized.status !== 200) throw new Error(`fiscalize ${country} failed: ${JSON.stringify(fiscalized.json)}`);
-        await call('POST', '/v1/operations', { type: 'session_open', register_id: register.json.id, opening_amount: '100.00' }, {
-          ...headers,
-          'idempotency-key': `open-${register.json.id}`,
-        });
-        registers.push(register.json.id);
-      }
-      return { headers, registers, line: MERCHANT_OF_COUNTRY[country].line };
-    };
-    const germany = await countrySetup('DEU');
-    const austria = await countrySetup('AUT');
-
-    let sequence = 0;
-    const sale = (registerId: string, line: object) => ({
-      type: 'sale',
-      source: 'POS',
-      currency: 'EUR',
-      register_id: registerId,
-      tip_amount: '0.00',
-      total_amount: '11.90',
-      line_items: [{ title: 'Brot', quantity: 1, unit_price: '11.90', total_amount: '11.90', sku_identifier: 'SKU-1', taxes: [line] }],
-    });
-    /** A flow on the country's registers; `tag` names its calls apart (create_aut) where countries share a run. */
-    const flowOn = ({ headers, registers, line }: Awaited<ReturnType<typeof countrySetup>>, tag = '') => async (index: number): Promise<FlowOutcome> => {
-      const registerId = registers[index % registers.length];
-      const runId = `${process.pid}-${sequence++}`;
-      const calls: FlowOutcome['calls'] = [];
-      let started = performance.now();
-      const created = await call('POST', '/v1/operations', sale(registerId, line), { ...headers, 'idempotency-key': `c-${runId}` });
-      calls.push({ name: `create${tag}`, ms: performance.now() - started, ok: created.status === 201, status: created.status });
-      if (created.status !== 201) return { calls };
-      started = performance.now();
-      const completed = await call(
-        'POST',
-        `/v1/operations/${created.json.id}/complete`,
-        { payments: [{ payment_id: runId, method: 'cash', amount: '11.90', currency: 'EUR', status: 'captured' }] },
-        { ...headers, 'idempotency-key': `x-${runId}`, 'if-match': '"1"' },
-      );
-      calls.push({ name: `complete${tag}`, ms: performance.now() - started, ok: completed.status === 200, status: completed.status });
-      return { calls };
-    };
-    const flow = flowOn(germany);
-    // Germany and Austria in one run, alternating flow by flow, so both meet the same database and load.
-    const germanInMix = flowOn(germany, '_deu');
-    const austrianInMix = flowOn(austria, '_aut');
-    const mixedFlow = (index: number) => (index % 2 ? austrianInMix(index) : germanInMix(index));
-    const report = (result: OpenLoopResult) => ({
-      target_mutations_per_s: result.targetRate * 2,
-      duration_s: result.durationS,
-      flows_started: result.started,
-      flows_completed: result.completed,
-      flows_dropped: result.dropped,
-      achieved_flows_per_s: result.achievedRate,
-      mutations_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
-      throughput: {
-        requests_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
-        signed_completions_per_s: result.achievedRate,
-      },
-      latency_ms: Object.fromEntries(Object.entries(result.latencies).map(([name, samples]) => [name, summarize(samples)])),
-      slowest_call_per_second_ms: result.slowestPerSecond,
-      errors: result.errors,
-      statuses: result.statuses,
-    });
-
-    // Not measured: the JIT compiles the hot paths and the pool opens its connections.
-    console.log(`warm-up: ${RATE} mutations/s for ${WARMUP_S} s on ${REGISTERS} registers`);
-    await runOpenLoop(RATE / 2, WARMUP_S, flow);
-
-    console.log(`main run: ${RATE} mutations/s (${RATE / 2} sales/s, each created and completed with a signature) for ${DURATION_S} s`);
-    const main = report(await runOpenLoop(RATE / 2, DURATION_S, flow));
-    console.log(JSON.stringify(main.latency_ms), 'errors', JSON.stringify(main.errors));
-    console.log('slowest call per second (ms):', main.slowest_call_per_second_ms.join(' '));
-
-    // Germany (TSE) against Austria (RKSV receipt: chain, AES counter, ES256), half the flows each, in one run.
-    console.log(`Germany and Austria alternating: ${RATE} mutations/s for ${AUT_DURATION_S} s on ${REGISTERS} registers each`);
-    await runOpenLoop(RATE / 2, Math.min(WARMUP_S, 5), mixedFlow);
-    const countries = report(await runOpenLoop(RATE / 2, AUT_DURATION_S, mixedFlow));
-    console.log(JSON.stringify(countries.latency_ms), 'errors', JSON.stringify(countries.errors));
-
-    const steps = [];
-    for (const rate of STEPS) {
-      console.log(`step: ${rate} mutations/s for ${STEP_S} s`);
-      const step = report(await runOpenLoop(rate / 2, STEP_S, flow));
-      steps.push(step);
-      console.log(
-        `  achieved ${step.mutations_per_s} mutations/s, p99 create ${step.latency_ms.create?.p99} ms, ` +
-          `complete ${step.latency_ms.complete?.p99} ms, errors ${JSON.stringify(step.errors)}`,
-      );
-    }
-    const sustainable = steps
-      .filter(
-        (step) =>
-          Object.keys(step.errors).length === 0 &&
-          step.flows_dropped === 0 &&
-          step.mutations_per_s >= step.target_mutations_per_s * 0.95 &&
-          Math.max(step.latency_ms.create?.p99 ?? Infinity, step.latency_ms.complete?.p99 ?? Infinity) < P99_TARGET_MS,
-      )
-      .reduce((best, step) => Math.max(best, step.target_mutations_per_s), 0);
-    const mainP99 = Math.max(main.latency_ms.create?.p99 ?? Infinity, main.latency_ms.complete?.p99 ?? Infinity);
+    const postgres = await postgresRuns(dbName);
+    const sustainable = postgres.steps.filter((step) => keptUp(step) && p99Of(step) < P99_TARGET_MS).reduce((best, step) => Math.max(best, step.target_mutations_per_s), 0);
+    const sustainableStep = postgres.steps.find((step) => step.target_mutations_per_s === sustainable);
 
     // pgbench: the same work as one completion, as plain SQL on the same server.
     const benchUrl = databaseUrl(dbName);
@@ -211,42 +173,36 @@ async function main() {
     const pgbenchTps = Number(/tps = ([\d.]+)/.exec(pgbenchOut)?.[1] ?? 0);
     const fraction = (completionsPerS: number) => (pgbenchTps ? Math.round((completionsPerS / pgbenchTps) * 1000) / 1000 : null);
 
+    const embedded = EMBEDDED_DURATION_S > 0 ? await embeddedRun() : null;
+
     const results = {
       at: new Date().toISOString(),
-      machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
-      registers: REGISTERS,
-      targets: { mutations_per_s: RATE, p99_ms: P99_TARGET_MS, errors: 0 },
-      main: {
-        ...main,
-        meets_target: Object.keys(main.errors).length === 0 && main.mutations_per_s >= RATE * 0.95 && mainP99 < P99_TARGET_MS,
-      },
-      germany_and_austria: countries,
+      machine: { cpus: cpus().length, node: process.version },
+      targets: { main_p99_ms: 20, sustainable_p99_ms: P99_TARGET_MS, sustainable_mutations_per_s: 1000, fraction_of_pgbench_ceiling: 0.25, errors: 0 },
       warmup_s: WARMUP_S,
-      step_test: { steps, highest_sustainable_mutations_per_s: sustainable },
+      main: postgres.main.map((result) => ({ ...result, meets_target: keptUp(result) && p99Of(result) < 20 })),
+      regimes: postgres.regimes,
+      step_test: { steps: postgres.steps, highest_sustainable_mutations_per_s: sustainable },
       pgbench: {
         transactions_per_s: pgbenchTps,
-        our_completions_per_s_at_target: main.achieved_flows_per_s,
-        fraction_of_ceiling_at_target: fraction(main.achieved_flows_per_s),
-        our_highest_sustainable_completions_per_s: sustainable / 2,
-        fraction_of_ceiling_sustainable: fraction(sustainable / 2),
+        our_completions_per_s_at_main_rate: postgres.main[0]?.signed_completions_per_s ?? 0,
+        fraction_of_ceiling_at_main_rate: fraction(postgres.main[0]?.signed_completions_per_s ?? 0),
+        our_completions_per_s_at_highest_sustainable: sustainableStep?.signed_completions_per_s ?? 0,
+        fraction_of_ceiling_at_highest_sustainable: fraction(sustainableStep?.signed_completions_per_s ?? 0),
       },
-      server_peak_memory_mib: server.peakMemoryMiB(),
+      server_peak_memory_mib: postgres.peakMemoryMiB,
+      embedded,
     };
     const file = writeResults('load', results);
-    console.log(`\nmain run: ${main.mutations_per_s} mutations/s, p99 ${mainP99} ms, target met: ${results.main.meets_target}`);
+    console.log('');
+    for (const result of results.main) console.log(`main run on ${result.registers} registers: p99 ${p99Of(result)} ms, target (p99 < 20 ms, no errors) met: ${result.meets_target}`);
+    console.log(`highest rate with p99 < ${P99_TARGET_MS} ms and no errors: ${sustainable} mutations/s`);
     console.log(
-      `in one run, complete p50/p99: Germany (KassenSichV) ${countries.latency_ms.complete_deu?.p50}/${countries.latency_ms.complete_deu?.p99} ms, ` +
-        `Austria (RKSV) ${countries.latency_ms.complete_aut?.p50}/${countries.latency_ms.complete_aut?.p99} ms`,
-    );
-    console.log(`highest sustainable rate: ${sustainable} mutations/s (${sustainable / 2} sales created and completed per second)`);
-    console.log(
-      `pgbench ceiling: ${pgbenchTps} completions/s; ours ${main.achieved_flows_per_s}/s at the target ` +
-        `(${results.pgbench.fraction_of_ceiling_at_target}), ${sustainable / 2}/s sustainable (${results.pgbench.fraction_of_ceiling_sustainable})`,
+      `pgbench ceiling: ${pgbenchTps} completions/s; ours ${results.pgbench.our_completions_per_s_at_highest_sustainable}/s at the highest sustainable rate ` +
+        `(${results.pgbench.fraction_of_ceiling_at_highest_sustainable} of it)`,
     );
     console.log(`server peak memory: ${results.server_peak_memory_mib} MiB\nwrote ${file}`);
   } finally {
-    await http.close();
-    await server.stop();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }

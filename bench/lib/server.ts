@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 
 export interface BenchServer {
   baseUrl: string;
@@ -10,12 +10,13 @@ export interface BenchServer {
 }
 
 /** Starts `src/server.ts` as its own process (the load generator must not share its CPU budget with it). */
-export async function startServer(env: Record<string, string>, port: number): Promise<BenchServer> {
+export async function startServer(env: Record<string, string>, port: number, logFile: string): Promise<BenchServer> {
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    // The request log at the default level (info), as a user runs it, to a file as a log collector would read it.
+    stdio: ['ignore', openSync(logFile, 'a'), 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -39,7 +39,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 function openPostgres(connectionString: string, poolSize: number): Database {
   // Idle connections are kept a minute: a new backend's first queries are slow, so churning them shows up as latency.
-  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 60_000 });
+  // Pipeline mode: a transaction sends its held writes with its next statement (sql.ts, pipelinedTransaction).
+  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 60_000, pipeline: true });
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });

@@ -12,6 +12,14 @@ import type { Prisma as PrismaNs } from './generated/client.js';
 export interface SqlClient {
   query<T extends object = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /**
+   * A statement whose rows the caller does not need (a write of the transaction's outcome).
+   * In a PostgreSQL transaction it is held and sent with the transaction's next statement or
+   * its COMMIT, in one write to the server (pipelined), and its failure fails that statement or
+   * the commit, so the transaction never commits without it. Elsewhere it runs before this
+   * resolves. A write that must change rows says so in its SQL (see assertWritten).
+   */
+  write(text: string, params?: readonly unknown[]): Promise<void>;
+  /**
    * Asks the database to cancel the statement this client's connection is running, if
    * any. Only a transaction's client on a server connection has it: a pooled statement
    * has no connection of its own, and PGlite's single session never waits on a lock.
@@ -30,7 +38,34 @@ export interface SqlDatabase extends SqlClient {
 export function sqlOf(tx: PrismaNs.TransactionClient): SqlClient {
   return {
     query: <T extends object>(text: string, params: readonly unknown[] = []) => tx.$queryRawUnsafe<T[]>(text, ...params),
+    write: async (text: string, params: readonly unknown[] = []) => void (await tx.$queryRawUnsafe(text, ...params)),
   };
+}
+
+/**
+ * The SQLSTATE a write raises through assertWritten when it changed no row: the
+ * transaction it belongs to rolls back (a pipelined COMMIT turns into a rollback).
+ */
+export const NOTHING_WRITTEN = 'FS001';
+
+/**
+ * SQL that makes a data-modifying statement fail when it changed no row, for
+ * writes sent with `write` (whose rows nobody reads): wrap it as
+ * `WITH written AS (<statement> RETURNING 1) SELECT ${assertWritten('why')}`.
+ * `reason` is a constant of the caller's, never user input.
+ */
+export function assertWritten(reason: string): string {
+  return `assert_written(EXISTS (SELECT 1 FROM written), '${reason.replace(/'/g, "''")}')`;
+}
+
+/**
+ * Whether `error` is the database's answer to an assertWritten that found nothing written, for
+ * `reason`: as pg and PGlite raise it, or wrapped by Prisma (a raw query in a Prisma transaction).
+ */
+export function isNothingWritten(error: unknown, reason: string): boolean {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: unknown } } })?.meta?.driverAdapterError?.cause ?? error;
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  return code === NOTHING_WRITTEN && message === reason;
 }
 
 /**
@@ -88,6 +123,14 @@ export function abandonable(sql: SqlClient): AbandonableSql {
         pending.then(forget, forget);
         return pending;
       },
+      write(text: string, params?: readonly unknown[]) {
+        if (closed) return Promise.reject(new AbandonedWorkError());
+        const pending = sql.write(text, params);
+        running.add(pending);
+        const forget = () => void running.delete(pending);
+        pending.then(forget, forget);
+        return pending;
+      },
       ...(sql.cancelRunning && { cancelRunning: () => sql.cancelRunning!() }),
     },
     close: () => settle(false),
@@ -106,12 +149,68 @@ function statementName(text: string): string {
   return name;
 }
 
-function pgClientSql(client: pg.Pool | pg.PoolClient): SqlClient {
+const statement = (text: string, params: readonly unknown[]) => ({ name: statementName(text), text, values: params as unknown[] });
+
+function poolSql(pool: pg.Pool): SqlClient {
   return {
     async query<T extends object>(text: string, params: readonly unknown[] = []) {
-      const result = await client.query<T>({ name: statementName(text), text, values: params as unknown[] });
-      return result.rows;
+      return (await pool.query<T>(statement(text, params))).rows;
     },
+    async write(text: string, params: readonly unknown[] = []) {
+      await pool.query(statement(text, params));
+    },
+  };
+}
+
+/** A statement held for the next batch; without params it goes as a simple query (BEGIN, COMMIT). */
+interface Held {
+  text: string;
+  params?: readonly unknown[];
+}
+
+/**
+ * A transaction's connection, pipelined (the pool runs pg in pipeline mode):
+ * BEGIN and the writes (SqlClient.write) are held and sent with the next
+ * statement, or with COMMIT, in one write to the socket, so a transaction costs
+ * a round trip per statement whose rows it reads, and one for the rest. The
+ * first failure of a batch is the batch's: the server aborts the transaction at
+ * it, and a COMMIT behind it only rolls back.
+ */
+function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promise<void>) {
+  const held: Held[] = [{ text: 'BEGIN' }];
+  // pg writes each statement to the socket as it is queued; corked, a batch leaves in one write.
+  const socket = (client as pg.PoolClient & { connection?: { stream?: Partial<Pick<NodeJS.WritableStream & { cork(): void; uncork(): void }, 'cork' | 'uncork'>> } })
+    .connection?.stream;
+  let begun = false;
+  const send = async <T extends object>(last: Held): Promise<T[]> => {
+    const batch = [...held.splice(0), last];
+    begun = true;
+    socket?.cork?.();
+    let pending: Promise<pg.QueryResult<T>>[];
+    try {
+      pending = batch.map((item) => (item.params ? client.query<T>(statement(item.text, item.params)) : client.query<T>(item.text)));
+    } finally {
+      socket?.uncork?.();
+    }
+    const results = await Promise.allSettled(pending);
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return (results[results.length - 1] as PromiseFulfilledResult<pg.QueryResult<T>>).value.rows;
+  };
+  const sql: SqlClient = {
+    query: <T extends object>(text: string, params: readonly unknown[] = []) => send<T>({ text, params }),
+    async write(text: string, params: readonly unknown[] = []) {
+      held.push({ text, params });
+    },
+    cancelRunning,
+  };
+  return {
+    sql,
+    commit: () => send({ text: 'COMMIT' }),
+    /** Whether anything reached the server (else there is nothing to roll back). */
+    begun: () => begun,
+    /** Drops what was held and not sent. */
+    discard: () => void held.splice(0),
   };
 }
 
@@ -132,7 +231,7 @@ async function cancelBackend(pool: pg.Pool, processId: number): Promise<void> {
 
 export function postgresSql(pool: pg.Pool): SqlDatabase {
   return {
-    ...pgClientSql(pool),
+    ...poolSql(pool),
     cancelBackend: (processId) => cancelBackend(pool, processId),
     async transaction<T>(work: (sql: SqlClient) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -144,19 +243,22 @@ export function postgresSql(pool: pg.Pool): SqlDatabase {
       };
       client.on('error', onError);
       const { processID } = client as pg.PoolClient & { processID: number };
-      const scope = abandonable({ ...pgClientSql(client), cancelRunning: () => cancelBackend(pool, processID) });
+      const connection = pipelinedTransaction(client, () => cancelBackend(pool, processID));
+      const scope = abandonable(connection.sql);
       try {
-        await client.query('BEGIN');
         const result = await work(scope.sql);
         await scope.close();
-        await client.query('COMMIT');
+        await connection.commit();
         return result;
       } catch (error) {
         await scope.abandon();
+        connection.discard();
         // A connection that cannot even roll back is discarded, not returned to the pool.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
+        if (connection.begun()) {
+          await client.query('ROLLBACK').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+        }
         throw error;
       } finally {
         client.off('error', onError);
@@ -171,12 +273,18 @@ export function pgliteSql(pglite: PGlite): SqlDatabase {
     async query<T extends object>(text: string, params: readonly unknown[] = []) {
       return (await pglite.query<T>(text, params as unknown[])).rows;
     },
+    async write(text: string, params: readonly unknown[] = []) {
+      await pglite.query(text, params as unknown[]);
+    },
     // PGlite is one session: its transaction() holds the instance exclusively, as Prisma's adapter does.
     transaction<T>(work: (sql: SqlClient) => Promise<T>): Promise<T> {
       return pglite.transaction(async (tx) => {
         const scope = abandonable({
           async query<R extends object>(text: string, params: readonly unknown[] = []) {
             return (await tx.query<R>(text, params as unknown[])).rows;
+          },
+          async write(text: string, params: readonly unknown[] = []) {
+            await tx.query(text, params as unknown[]);
           },
         });
         try {

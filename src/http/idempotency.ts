@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SqlClient, SqlDatabase } from '../db/sql.js';
+import { assertWritten, isNothingWritten, type SqlClient, type SqlDatabase } from '../db/sql.js';
 import { newId } from '../lib/ids.js';
 import { conflict, DomainError, invalidRequest } from '../domain/errors.js';
 import { apiErrorOf } from './errorHandler.js';
@@ -11,6 +11,11 @@ export interface HttpResult {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * The body as JSON, once serialized to be stored under its key: sent as those same bytes
+   * (a presenter's output, typed by its schema) instead of being validated and serialized again.
+   */
+  json?: string;
 }
 
 /**
@@ -67,13 +72,36 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+const KEY_TAKEN = 'idempotency key taken by a concurrent request';
+
 /** Another request with the same key committed first; this one's transaction must roll back. */
 export class KeyTakenError extends Error {
   constructor() {
-    super('idempotency key taken by a concurrent request');
+    super(KEY_TAKEN);
     this.name = 'KeyTakenError';
   }
 }
+
+/**
+ * The response under its key. A concurrent request with the same key that committed
+ * first leaves nothing to write (its record has not expired), and the statement fails,
+ * with the transaction it is pipelined in (see SqlClient.write).
+ */
+const STORE_RESPONSE = `
+  WITH written AS (
+    INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash,
+                                  response_status, response_body, response_headers, expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, now() + make_interval(hours => $10::int))
+    ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
+      SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+          response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
+          created_at = now(), expires_at = EXCLUDED.expires_at
+      WHERE idempotency_keys.expires_at <= now()
+    RETURNING 1)
+  SELECT ${assertWritten(KEY_TAKEN)}`;
+
+/** KeyTakenError for the database's refusal of STORE_RESPONSE (also when it surfaces at the commit), else `error`. */
+const keyTakenOr = (error: unknown): unknown => (isNothingWritten(error, KEY_TAKEN) ? new KeyTakenError() : error);
 
 /**
  * Stripe-style idempotency keys in Postgres, one commit per request: the
@@ -122,17 +150,10 @@ export class IdempotencyStore {
    */
   async store(sql: SqlClient, scope: KeyScope, result: HttpResult): Promise<void> {
     if (isRetryableStatus(result.status)) return;
-    const inserted = await sql.query<{ id: string }>(
-      `INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash,
-                                     response_status, response_body, response_headers, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, now() + make_interval(hours => $10::int))
-       ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
-             response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
-             created_at = now(), expires_at = EXCLUDED.expires_at
-         WHERE idempotency_keys.expires_at <= now()
-       RETURNING id`,
-      [
+    const json = JSON.stringify(result.body ?? null);
+    if (result.body !== undefined) result.json = json;
+    try {
+      await sql.write(STORE_RESPONSE, [
         newId('idk'),
         scope.tenantId,
         scope.merchantScope,
@@ -140,12 +161,13 @@ export class IdempotencyStore {
         scope.key,
         scope.requestHash,
         result.status,
-        JSON.stringify(result.body ?? null),
+        json,
         JSON.stringify(result.headers ?? {}),
         this.settings.retentionHours,
-      ],
-    );
-    if (!inserted.length) throw new KeyTakenError();
+      ]);
+    } catch (error) {
+      throw keyTakenOr(error);
+    }
   }
 
   /** Deletes records past their retention. */
@@ -193,7 +215,9 @@ export function endpointOf(request: FastifyRequest): string {
 
 export function sendResult(reply: FastifyReply, result: HttpResult): void {
   if (result.headers) reply.headers(result.headers);
-  reply.code(result.status).send(result.body);
+  reply.code(result.status);
+  if (result.json === undefined) reply.send(result.body);
+  else reply.type('application/json; charset=utf-8').send(result.json);
 }
 
 function replay(reply: FastifyReply, result: HttpResult): void {
@@ -236,7 +260,8 @@ export async function runIdempotent(
     });
     if (!persisted) await store.store(store.sql, scope, result);
     return sendResult(reply, result);
-  } catch (error) {
+  } catch (thrown) {
+    const error = keyTakenOr(thrown);
     const answer = error instanceof DomainError ? apiErrorOf(error) : error instanceof ApiError ? error : undefined;
     // A duplicate that ran concurrently may have failed only because the first
     // one committed (its key, or its effect: "already completed"): answer as the first did.

@@ -36,6 +36,6 @@ const INSERT_EVENT_AND_DELIVERIES = `
  */
 export async function recordEvent(sql: SqlClient, event: NewEvent): Promise<string> {
   const id = newId('evt');
-  await sql.query(INSERT_EVENT_AND_DELIVERIES, [id, event.merchantId, event.type, JSON.stringify(event.data), EVERY_EVENT_TYPE]);
+  await sql.write(INSERT_EVENT_AND_DELIVERIES, [id, event.merchantId, event.type, JSON.stringify(event.data), EVERY_EVENT_TYPE]);
   return id;
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbandonedWorkError, abandonable, sqlOf } from '../../src/db/sql.js';
+import { AbandonedWorkError, abandonable, assertWritten, isNothingWritten, sqlOf } from '../../src/db/sql.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 let t: TestDatabase;
@@ -81,6 +81,54 @@ describe('SqlDatabase (the hot paths\' plain SQL)', () => {
     });
     const ids = await t.database.sql.query<{ id: string }>("SELECT id FROM sql_probe WHERE id LIKE 'scoped-%' ORDER BY id");
     expect(ids.map((row) => row.id)).toEqual(['scoped-1', 'scoped-3']);
+  });
+
+  it('writes (held and pipelined on PostgreSQL) commit with the transaction, in order, and are seen by its next statement', async () => {
+    const before = await count();
+    const seen = await t.database.sql.transaction(async (sql) => {
+      await sql.write("INSERT INTO sql_probe (id, n) VALUES ('write-1', 1)");
+      await sql.write("UPDATE sql_probe SET n = n + 1 WHERE id = 'write-1'");
+      const [row] = await sql.query<{ n: string }>("SELECT n::text AS n FROM sql_probe WHERE id = 'write-1'");
+      await sql.write("INSERT INTO sql_probe (id) VALUES ('write-2')");
+      return row.n;
+    });
+    expect(seen).toBe('2');
+    expect(await count()).toBe(before + 2);
+  });
+
+  it('a write that fails fails the commit it was sent with: nothing of the transaction is committed', async () => {
+    const before = await count();
+    await expect(
+      t.database.sql.transaction(async (sql) => {
+        await sql.write("INSERT INTO sql_probe (id) VALUES ('write-fails-1')");
+        await sql.write("INSERT INTO sql_probe (id) VALUES ('write-fails-1')");
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await count()).toBe(before);
+    // and the connection serves the next transaction
+    await t.database.sql.transaction((sql) => sql.write("INSERT INTO sql_probe (id) VALUES ('write-after')"));
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('assertWritten makes a write that changed no row fail, in every client, with its reason', async () => {
+    const nothing = `WITH written AS (UPDATE sql_probe SET n = 0 WHERE id = 'absent' RETURNING 1) SELECT ${assertWritten("nothing's here")}`;
+    const refused = (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.unreachable('the write succeeded'),
+        (error: unknown) => expect(isNothingWritten(error, "nothing's here")).toBe(true),
+      );
+    const before = await count();
+    await refused(
+      t.database.sql.transaction(async (sql) => {
+        await sql.write("INSERT INTO sql_probe (id) VALUES ('assert-1')");
+        await sql.write(nothing);
+      }),
+    );
+    await refused(t.database.sql.write(nothing));
+    await refused(t.database.prisma.$transaction((tx) => sqlOf(tx).write(nothing)));
+    expect(await count()).toBe(before);
+    const somewhere = `WITH written AS (UPDATE sql_probe SET n = 0 WHERE id = 'write-2' RETURNING 1) SELECT ${assertWritten('x')}`;
+    await t.database.sql.transaction((sql) => sql.write(somewhere));
   });
 
   it('sqlOf runs the same statements inside a Prisma transaction', async () => {

@@ -25,7 +25,7 @@ function exchanges() {
   const phases: number[] = [];
   const exchange: DeviceExchange = (phase, work) => {
     phases.push(phase);
-    return work({ query: async () => [] }, new AbortController().signal);
+    return work({ query: async () => [], write: async () => undefined }, new AbortController().signal);
   };
   return { phases, exchange };
 }
@@ -90,7 +90,7 @@ describe('SimulatedFaultsDevice wraps any device', () => {
     const exchange: DeviceExchange = (phase, work) => {
       phases.push(phase);
       setTimeout(() => controller.abort(), 20);
-      return work({ query: async () => [] }, controller.signal);
+      return work({ query: async () => [], write: async () => undefined }, controller.signal);
     };
     await expect(new SimulatedFaultsDevice(inner, 'timeout').sign(exchange, record)).rejects.toMatchObject({ phase: 1 });
     expect(phases).toEqual([1]);

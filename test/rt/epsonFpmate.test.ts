@@ -24,6 +24,10 @@ const sqlStub: SqlClient = {
     databaseCalls += 1;
     return Promise.reject(new Error('the RT driver must not touch the database'));
   },
+  write: () => {
+    databaseCalls += 1;
+    return Promise.reject(new Error('the RT driver must not touch the database'));
+  },
 };
 
 /** The signing flow's exchange, reduced to a bound per call; records the phases asked for. */

@@ -1,5 +1,5 @@
 import { createPrivateKey, randomBytes, scryptSync, type KeyObject } from 'node:crypto';
-import type { SqlClient } from '../../db/sql.js';
+import { assertWritten, type SqlClient } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secretBox.js';
 import { FiscalDeviceError } from '../deviceErrors.js';
@@ -73,20 +73,25 @@ const ADVANCE_FOR_TRANSACTION = `
   RETURNING transaction_counter::text AS transaction_counter, signature_counter::text AS signature_counter,
             serial_number, public_key, private_key_enc, algorithm`;
 
+/** Why the log row below may fail to be written. */
+const COUNTERS_MOVED = 'The TSE counters moved while the transaction was logged';
+
 /**
  * The log row is written only while the device row holds the counters it was signed
  * with, which in a live transaction it does (the counter UPDATE locked it). Any other
- * time (a statement that outlived its rollback) it writes nothing, so the log can
- * never run ahead of the counters.
+ * time it writes nothing and fails, with its transaction, so the log can never run
+ * ahead of the counters. Sent pipelined (SqlClient.write) with what follows.
  */
 const INSERT_TRANSACTION = `
-  INSERT INTO tse_transactions (id, tse_id, client_id, transaction_number, state,
-                                start_signature_counter, start_log_time, start_signature,
-                                finish_signature_counter, finish_log_time, finish_signature, process_type, process_data)
-  SELECT $1, d.id, $3, $4::bigint, 'finished', $5::bigint, $6::timestamptz, $7, $8::bigint, $9::timestamptz, $10, $11, $12
-    FROM tse_devices d
-   WHERE d.id = $2 AND d.transaction_counter = $4::bigint AND d.signature_counter = $8::bigint
-  RETURNING id`;
+  WITH written AS (
+    INSERT INTO tse_transactions (id, tse_id, client_id, transaction_number, state,
+                                  start_signature_counter, start_log_time, start_signature,
+                                  finish_signature_counter, finish_log_time, finish_signature, process_type, process_data)
+    SELECT $1, d.id, $3, $4::bigint, 'finished', $5::bigint, $6::timestamptz, $7, $8::bigint, $9::timestamptz, $10, $11, $12
+      FROM tse_devices d
+     WHERE d.id = $2 AND d.transaction_counter = $4::bigint AND d.signature_counter = $8::bigint
+    RETURNING 1)
+  SELECT ${assertWritten(COUNTERS_MOVED)}`;
 
 /**
  * A software TSE after BSI TR-03151: every log is signed with ECDSA (plain
@@ -135,7 +140,7 @@ export class SoftwareTse implements Tse {
       };
       const start = log('StartTransaction', finishCounter - 1, '', '');
       const finish = log('FinishTransaction', finishCounter, request.processType, request.processData);
-      const stored = await sql.query(INSERT_TRANSACTION, [
+      await sql.write(INSERT_TRANSACTION, [
         newId('ttx'),
         this.id,
         request.clientId,
@@ -149,7 +154,6 @@ export class SoftwareTse implements Tse {
         finish.processType,
         finish.processData,
       ]);
-      if (!stored.length) throw new FiscalDeviceError(1, 'rejected', 'The TSE counters moved while the transaction was logged');
       return { tse, start, finish };
     });
   }

@@ -163,7 +163,7 @@ export async function completeOperation(
     };
     // The receipt is built from the completed state before it is written, so the operation is updated once.
     completed.receiptId = await issueReceipt(sql, merchant, completed, now, placeOf(row), receiptToken);
-    await sql.query(
+    await sql.write(
       `UPDATE operations
           SET status = 'completed', payments = $2::jsonb, completed_at = $3, fiscal_information = $4::jsonb,
               resource_version = $5, updated_at = $6, receipt_id = $7

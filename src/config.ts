@@ -10,7 +10,7 @@ const ConfigSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   SERVICE_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
   DATABASE_URL: z.string().url().optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(40),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PRODUCTION_BASE_URL: z.string().url().optional(),

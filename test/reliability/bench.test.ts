@@ -54,7 +54,8 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
       expect(result.regimes[regime]).toMatchObject(measured(40, 2));
       expect(result.regimes[regime].statuses).toEqual({ 'create 201': 20, 'complete 200': 20 });
     }
-    expect(result.step_test.steps.map((step: { target_mutations_per_s: number }) => step.target_mutations_per_s)).toEqual([20, 40]);
+    // The steps in order, stopping after the first rate the server did not keep up with.
+    expect([[20], [20, 40]]).toContainEqual(result.step_test.steps.map((step: { target_mutations_per_s: number }) => step.target_mutations_per_s));
     expect(result.step_test.highest_sustainable_mutations_per_s).toEqual(expect.any(Number));
     expect(result.pgbench.transactions_per_s).toBeGreaterThan(0);
     expect(result.pgbench.fraction_of_ceiling_at_main_rate).toBeGreaterThan(0);

@@ -113,24 +113,18 @@ export function abandonable(sql: SqlClient): AbandonableSql {
     if (cancel) await sql.cancelRunning?.().catch(() => undefined);
     await Promise.allSettled([...running]);
   };
+  const track = <T>(send: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new AbandonedWorkError());
+    const pending = send();
+    running.add(pending);
+    const forget = () => void running.delete(pending);
+    pending.then(forget, forget);
+    return pending;
+  };
   return {
     sql: {
-      query<T extends object>(text: string, params?: readonly unknown[]) {
-        if (closed) return Promise.reject(new AbandonedWorkError());
-        const pending = sql.query<T>(text, params);
-        running.add(pending);
-        const forget = () => void running.delete(pending);
-        pending.then(forget, forget);
-        return pending;
-      },
-      write(text: string, params?: readonly unknown[]) {
-        if (closed) return Promise.reject(new AbandonedWorkError());
-        const pending = sql.write(text, params);
-        running.add(pending);
-        const forget = () => void running.delete(pending);
-        pending.then(forget, forget);
-        return pending;
-      },
+      query: <T extends object>(text: string, params?: readonly unknown[]) => track(() => sql.query<T>(text, params)),
+      write: (text: string, params?: readonly unknown[]) => track(() => sql.write(text, params)),
       ...(sql.cancelRunning && { cancelRunning: () => sql.cancelRunning!() }),
     },
     close: () => settle(false),

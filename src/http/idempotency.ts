@@ -11,11 +11,6 @@ export interface HttpResult {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-  /**
-   * The body as JSON, once serialized to be stored under its key: sent as those same bytes
-   * (a presenter's output, typed by its schema) instead of being validated and serialized again.
-   */
-  json?: string;
 }
 
 /**
@@ -150,8 +145,6 @@ export class IdempotencyStore {
    */
   async store(sql: SqlClient, scope: KeyScope, result: HttpResult): Promise<void> {
     if (isRetryableStatus(result.status)) return;
-    const json = JSON.stringify(result.body ?? null);
-    if (result.body !== undefined) result.json = json;
     try {
       await sql.write(STORE_RESPONSE, [
         newId('idk'),
@@ -161,7 +154,7 @@ export class IdempotencyStore {
         scope.key,
         scope.requestHash,
         result.status,
-        json,
+        JSON.stringify(result.body ?? null),
         JSON.stringify(result.headers ?? {}),
         this.settings.retentionHours,
       ]);
@@ -215,9 +208,7 @@ export function endpointOf(request: FastifyRequest): string {
 
 export function sendResult(reply: FastifyReply, result: HttpResult): void {
   if (result.headers) reply.headers(result.headers);
-  reply.code(result.status);
-  if (result.json === undefined) reply.send(result.body);
-  else reply.type('application/json; charset=utf-8').send(result.json);
+  reply.code(result.status).send(result.body);
 }
 
 function replay(reply: FastifyReply, result: HttpResult): void {

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Prisma as PrismaNs } from './generated/client.js';
 
@@ -173,18 +174,17 @@ interface Held {
 function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promise<void>) {
   const held: Held[] = [{ text: 'BEGIN' }];
   // pg writes each statement to the socket as it is queued; corked, a batch leaves in one write.
-  const socket = (client as pg.PoolClient & { connection?: { stream?: Partial<Pick<NodeJS.WritableStream & { cork(): void; uncork(): void }, 'cork' | 'uncork'>> } })
-    .connection?.stream;
+  const socket = (client as pg.PoolClient & { connection?: { stream?: Writable } }).connection?.stream;
   let begun = false;
   const send = async <T extends object>(last: Held): Promise<T[]> => {
     const batch = [...held.splice(0), last];
     begun = true;
-    socket?.cork?.();
+    socket?.cork();
     let pending: Promise<pg.QueryResult<T>>[];
     try {
       pending = batch.map((item) => (item.params ? client.query<T>(statement(item.text, item.params)) : client.query<T>(item.text)));
     } finally {
-      socket?.uncork?.();
+      socket?.uncork();
     }
     const results = await Promise.allSettled(pending);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');

@@ -1,3 +1,5 @@
+import { backoffDelayMs } from '../domain/backoff.js';
+
 /** A delivery is retried for this long after its event (DESIGN: up to 3 days), then given up. */
 export const RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -10,7 +12,6 @@ export const maxRetryDelayMs = (environment: 'sandbox' | 'production'): number =
  * window of the event created at `eventCreatedAt`.
  */
 export function nextAttemptAt(attempts: number, eventCreatedAt: Date, now: Date, schedule: { firstDelayMs: number; maxDelayMs: number }): Date | null {
-  const delay = Math.min(schedule.maxDelayMs, schedule.firstDelayMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));
-  const next = new Date(now.getTime() + delay);
+  const next = new Date(now.getTime() + backoffDelayMs(attempts, schedule.firstDelayMs, schedule.maxDelayMs));
   return next.getTime() - eventCreatedAt.getTime() > RETRY_WINDOW_MS ? null : next;
 }

@@ -14,7 +14,7 @@ import {
   itBuyer,
   itInvoice,
   mustCreateInvoice,
-  SELLER_PIVA,
+  IT_SELLER_MERCHANT,
   waitForInvoice,
   WRONG_CHECK_DIGIT_PIVA,
   uploadItalianCertificate,
@@ -174,14 +174,7 @@ describe('production', () => {
           method: 'POST',
           url: '/v1/merchants',
           headers: auth(itaKey),
-          payload: {
-            legal_name: 'Rossi Forniture Srl',
-            country_code: 'ITA',
-            address: { line1: 'Via Dante 12', city: 'Milano', postal_code: '20121', country_code: 'ITA' },
-            fiscal_identities: [
-              { country_code: 'ITA', tax_number: SELLER_PIVA, vat_number: SELLER_PIVA, legal_entity_type: 'COMPANY', fisconline_user: 'RSSMRA85T10F205Z', fisconline_password: 'pw-secret', fisconline_pin: '1234567890' },
-            ],
-          },
+          payload: IT_SELLER_MERCHANT,
         }),
       );
       const { apiKey } = await createApiKey(production.database.prisma, tenant.id, 'live', { kind: 'platform' });

@@ -26,6 +26,24 @@ export interface InvoicingFixture {
   platformKey: string;
 }
 
+/** The Italian seller every invoicing test issues from (POST /v1/merchants body). */
+export const IT_SELLER_MERCHANT = {
+  legal_name: 'Rossi Forniture Srl',
+  country_code: 'ITA',
+  address: { line1: 'Via Dante 12', city: 'Milano', postal_code: '20121', country_code: 'ITA' },
+  fiscal_identities: [
+    {
+      country_code: 'ITA',
+      tax_number: SELLER_PIVA,
+      vat_number: SELLER_PIVA,
+      legal_entity_type: 'COMPANY',
+      fisconline_user: 'RSSMRA85T10F205Z',
+      fisconline_password: 'secret-password',
+      fisconline_pin: '1234567890',
+    },
+  ],
+};
+
 /** A tenant with an Italian and a German organization, reached through a platform key. */
 export async function invoicingFixture(t: TestApp): Promise<InvoicingFixture> {
   const { tenantId, apiKey: itaKey } = await createTenantWithKey(t.database, 'ITA');
@@ -35,22 +53,7 @@ export async function invoicingFixture(t: TestApp): Promise<InvoicingFixture> {
       method: 'POST',
       url: '/v1/merchants',
       headers: auth(itaKey),
-      payload: {
-        legal_name: 'Rossi Forniture Srl',
-        country_code: 'ITA',
-        address: { line1: 'Via Dante 12', city: 'Milano', postal_code: '20121', country_code: 'ITA' },
-        fiscal_identities: [
-          {
-            country_code: 'ITA',
-            tax_number: SELLER_PIVA,
-            vat_number: SELLER_PIVA,
-            legal_entity_type: 'COMPANY',
-            fisconline_user: 'RSSMRA85T10F205Z',
-            fisconline_password: 'secret-password',
-            fisconline_pin: '1234567890',
-          },
-        ],
-      },
+      payload: IT_SELLER_MERCHANT,
     }),
   );
   const deOrganization = json(

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { allocateProportionally, normalizeRate, roundMinor, type Minor } from '../styleO/totals.js';
+import { allocateProportionally, normalizeRate, roundMinor, type Minor, type TaxBreakdownEntry, type Totals } from '../styleO/totals.js';
 import type { VatCategory } from './vatCategory.js';
 
 /**
@@ -41,27 +41,15 @@ export interface InvoiceLineAmounts {
   gross: Minor;
 }
 
-export interface InvoiceTaxBreakdownRow {
-  rate: string;
+/** A breakdown row of contract 2.8, with the invoice's VAT category and Italian natura. */
+export interface InvoiceTaxBreakdownRow extends TaxBreakdownEntry {
   category: VatCategory;
   nature_code: string | null;
-  taxable_amount: Minor;
-  tax_amount: Minor;
-  total_gross: Minor;
 }
 
-export interface InvoiceTotals {
-  subtotal_gross: Minor;
-  total_line_discounts: Minor;
-  subtotal_after_line_discounts: Minor;
-  total_cart_discounts: Minor;
-  subtotal_after_all_discounts: Minor;
-  rounding_adjustment: Minor;
-  total_gross: Minor;
-  total_net: Minor;
-  total_tax: Minor;
+/** Contract 2.8 totals, with the invoice's breakdown rows. */
+export interface InvoiceTotals extends Omit<Totals, 'tax_breakdown'> {
   tax_breakdown: InvoiceTaxBreakdownRow[];
-  net_payable: Minor;
 }
 
 const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });

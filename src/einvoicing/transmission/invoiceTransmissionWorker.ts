@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma } from '../../db/database.js';
 import { JobQueue, type HeldJob } from '../../db/jobQueue.js';
 import type { Tx } from '../../db/transaction.js';
+import { backoffDelayMs } from '../../domain/backoff.js';
 import { PollingWorker } from '../../lib/pollingWorker.js';
 import { applyChannelNotification } from '../channelNotifications.js';
 import type { InvoiceChannel, TransmittedFile } from '../invoiceChannel.js';
@@ -12,7 +13,7 @@ import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
 const FIRST_RETRY_DELAY_MS = 1000;
 const MAX_RETRY_DELAY_MS = 30_000;
 
-export const retryDelayMs = (attempts: number) => Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1));
+export const retryDelayMs = (attempts: number) => backoffDelayMs(attempts, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS);
 
 export interface InvoiceTransmissionWorkerOptions {
   db: Prisma;

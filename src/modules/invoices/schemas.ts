@@ -5,7 +5,7 @@ import { TAX_ID_TYPES } from '../../domain/invoices/partyTaxId.js';
 import { NATURE_CODE_PATTERN, VAT_CATEGORIES } from '../../domain/invoices/vatCategory.js';
 import { RECIPIENT_SIMULATIONS } from '../../einvoicing/invoiceChannel.js';
 import { PageQuery, ResourceId, Timestamp, TimestampInput } from '../common/schemas.js';
-import { CountryAlpha2, Metadata, MetadataInput, MetadataPatch, MinorUnits, Rate } from '../styleO/schemas.js';
+import { CountryAlpha2, Metadata, MetadataInput, MetadataPatch, MinorUnits, OrganizationTotals, Rate } from '../styleO/schemas.js';
 
 // The invoice (contract 2.10; DESIGN "E-invoicing"): requests and the resource. Amounts are
 // integer minor units, rates and quantities decimal strings.
@@ -218,27 +218,17 @@ const InvoiceLineItem = z
   })
   .meta({ id: 'InvoiceLineItem' });
 
-const InvoiceTotals = z
-  .object({
-    subtotal_gross: MinorUnits,
-    total_line_discounts: MinorUnits,
-    subtotal_after_line_discounts: MinorUnits,
-    total_cart_discounts: MinorUnits,
-    subtotal_after_all_discounts: MinorUnits,
-    rounding_adjustment: MinorUnits,
-    total_gross: MinorUnits,
-    total_net: MinorUnits,
-    total_tax: MinorUnits,
-    tax_breakdown: z.array(
-      z.object({ rate: Rate, category: z.enum(VAT_CATEGORIES), nature_code: nullableText, taxable_amount: MinorUnits, tax_amount: MinorUnits, total_gross: MinorUnits }),
-    ),
-    net_payable: MinorUnits.describe('total_gross; negative on a credit note (owed to the buyer)'),
-  })
-  .meta({
-    id: 'InvoiceTotals',
-    description:
-      'As contract 2.8: subtotal_gross − total_line_discounts = subtotal_after_line_discounts = subtotal_after_all_discounts (invoices have no cart discounts or rounding) = total_gross = total_net + total_tax. Each tax_breakdown row (rate, category, natura) is taxed once, half up; subtotal_gross taxes the lines before their discounts the same way.',
-  });
+// Contract 2.8's totals (as Style O's), with the invoice's breakdown rows.
+const InvoiceTotals = OrganizationTotals.extend({
+  tax_breakdown: z.array(
+    z.object({ rate: Rate, category: z.enum(VAT_CATEGORIES), nature_code: nullableText, taxable_amount: MinorUnits, tax_amount: MinorUnits, total_gross: MinorUnits }),
+  ),
+  net_payable: MinorUnits.describe('total_gross; negative on a credit note (owed to the buyer)'),
+}).meta({
+  id: 'InvoiceTotals',
+  description:
+    'As contract 2.8: subtotal_gross − total_line_discounts = subtotal_after_line_discounts = subtotal_after_all_discounts (invoices have no cart discounts or rounding) = total_gross = total_net + total_tax. Each tax_breakdown row (rate, category, natura) is taxed once, half up; subtotal_gross taxes the lines before their discounts the same way.',
+});
 
 const FiscalError = z.object({ code: z.string(), message: z.string() });
 

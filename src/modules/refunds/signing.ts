@@ -1,6 +1,7 @@
 import type { Register } from '../../db/generated/client.js';
 import { Prisma, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
+import { backoffDelayMs } from '../../domain/backoff.js';
 import { cancellableSqlOf } from '../../db/sql.js';
 import type { GoodsMovementToSign, ReturnedOriginal } from '../../fiscal/fiscalDevice.js';
 import { returnedOriginalOf } from '../operations/returnedOriginal.js';
@@ -45,8 +46,7 @@ const BACKOFF_MAX_MS = 15 * 60_000;
 
 /** When to try again after the `attempts`-th failure: 5 s, 10 s, 20 s, ... up to 15 minutes. */
 export function nextAttemptAt(attempts: number, now: Date): Date {
-  const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
-  return new Date(now.getTime() + delay);
+  return new Date(now.getTime() + backoffDelayMs(attempts, BACKOFF_BASE_MS, BACKOFF_MAX_MS));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma } from '../../../db/database.js';
 import { JobQueue, type HeldJob } from '../../../db/jobQueue.js';
 import type { Tx } from '../../../db/transaction.js';
+import { backoffDelayMs } from '../../../domain/backoff.js';
 import { PollingWorker } from '../../../lib/pollingWorker.js';
 import type { CorrispettiviAuthority } from './sandboxAuthority.js';
 
@@ -22,7 +23,7 @@ export interface TransmissionWorkerOptions {
 }
 
 /** The delay before the next attempt after `attempts` failed ones. */
-export const retryDelayMs = (attempts: number, firstMs: number) => Math.min(MAX_RETRY_DELAY_MS, firstMs * 2 ** Math.max(0, attempts - 1));
+export const retryDelayMs = (attempts: number, firstMs: number) => backoffDelayMs(attempts, firstMs, MAX_RETRY_DELAY_MS);
 
 /**
  * Transmits daily closures' COR10 files to the authority from the

@@ -167,25 +167,32 @@ interface Held {
  * A transaction's connection, pipelined (the pool runs pg in pipeline mode):
  * BEGIN and the writes (SqlClient.write) are held and sent with the next
  * statement, or with COMMIT, in one write to the socket, so a transaction costs
- * a round trip per statement whose rows it reads, and one for the rest. The
- * first failure of a batch is the batch's: the server aborts the transaction at
- * it, and a COMMIT behind it only rolls back.
+ * a round trip per statement whose rows it reads, and one for the rest.
+ * Statements issued in the same tick (`Promise.all` of queries) leave in that
+ * same write, so independent reads share a round trip. The first failure of a
+ * batch is the batch's: the server aborts the transaction at it, and a COMMIT
+ * behind it only rolls back.
  */
 function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promise<void>) {
   const held: Held[] = [{ text: 'BEGIN' }];
-  // pg writes each statement to the socket as it is queued; corked, a batch leaves in one write.
+  // pg writes each statement to the socket as it is queued; corked until the tick ends, a batch leaves in one write.
   const socket = (client as pg.PoolClient & { connection?: { stream?: Writable } }).connection?.stream;
+  let corked = false;
+  const corkUntilTickEnds = () => {
+    if (!socket || corked) return;
+    corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      corked = false;
+      socket.uncork();
+    });
+  };
   let begun = false;
   const send = async <T extends object>(last: Held): Promise<T[]> => {
     const batch = [...held.splice(0), last];
     begun = true;
-    socket?.cork();
-    let pending: Promise<pg.QueryResult<T>>[];
-    try {
-      pending = batch.map((item) => (item.params ? client.query<T>(statement(item.text, item.params)) : client.query<T>(item.text)));
-    } finally {
-      socket?.uncork();
-    }
+    corkUntilTickEnds();
+    const pending = batch.map((item) => (item.params ? client.query<T>(statement(item.text, item.params)) : client.query<T>(item.text)));
     const results = await Promise.allSettled(pending);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) throw failed.reason;

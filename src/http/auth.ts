@@ -68,15 +68,22 @@ interface KeyRow extends Partial<MerchantRow> {
  * names, in one round trip: this runs before every /v1 request. A Style M
  * mutation also reads its Idempotency-Key's stored response here, which
  * saves the idempotency layer a second round trip (src/http/idempotency.ts).
+ * The lateral lookup takes the key's tenant from the key row, so the probe is
+ * always a lookup on the whole unique key: as a plain join condition (or a
+ * lateral subquery the planner flattens into one; LIMIT keeps it apart), a
+ * prepared plan chosen while the table was small scanned the index without its
+ * leading column, or the whole table, on every request as the table grew.
  */
-const KEY_MERCHANT_AND_STORED_RESPONSE = `
+export const KEY_MERCHANT_AND_STORED_RESPONSE = `
   SELECT k.id, k.tenant_id, k.kind, k.country_code, k.organization_id, k.revoked_at, ${MERCHANT_COLUMNS},
          i.request_hash AS i_request_hash, i.response_status AS i_response_status,
          i.response_body AS i_response_body, i.response_headers AS i_response_headers
     FROM api_keys k
     LEFT JOIN merchants m ON m.id = $2
-    LEFT JOIN idempotency_keys i
-      ON i.tenant_id = k.tenant_id AND i.merchant_scope = $2 AND i.endpoint = $3 AND i.key = $4 AND i.expires_at > now()
+    LEFT JOIN LATERAL (
+      SELECT * FROM idempotency_keys
+       WHERE tenant_id = k.tenant_id AND merchant_scope = $2 AND endpoint = $3 AND key = $4 AND expires_at > now()
+       LIMIT 1) i ON true
    WHERE k.key_hash = $1`;
 
 /** What a Style M mutation's Idempotency-Key will be looked up under. */

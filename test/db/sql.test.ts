@@ -110,6 +110,29 @@ describe('SqlDatabase (the hot paths\' plain SQL)', () => {
     expect(await count()).toBe(before + 1);
   });
 
+
+  it('statements issued together (one round trip on PostgreSQL) run in the order issued, each seeing those before it', async () => {
+    const [[updated], [seen]] = await t.database.sql.transaction((sql) =>
+      Promise.all([
+        sql.query<{ n: string }>("INSERT INTO sql_probe (id, n) VALUES ('together-1', 41) RETURNING (n + 1)::text AS n"),
+        sql.query<{ n: string }>("SELECT n::text AS n FROM sql_probe WHERE id = 'together-1'"),
+      ]),
+    );
+    expect([updated.n, seen.n]).toEqual(['42', '41']);
+  });
+
+  it('when the first of statements issued together fails, the batch fails with its error and nothing is committed', async () => {
+    const before = await count();
+    await expect(
+      t.database.sql.transaction((sql) =>
+        Promise.all([
+          sql.query("INSERT INTO sql_probe (id) VALUES ('together-fails'), ('together-fails')"),
+          sql.query("INSERT INTO sql_probe (id) VALUES ('together-after')"),
+        ]),
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await count()).toBe(before);
+  });
   it('assertWritten makes a write that changed no row fail, in every client, with its reason', async () => {
     const nothing = `WITH written AS (UPDATE sql_probe SET n = 0 WHERE id = 'absent' RETURNING 1) SELECT ${assertWritten("nothing's here")}`;
     const refused = (promise: Promise<unknown>) =>

@@ -1,4 +1,4 @@
-import type { Merchant, Operation } from '../../db/generated/client.js';
+import { Prisma, type Merchant, type Operation } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { formatAmount, sumAmounts, toAmount } from '../../domain/money.js';
 import { validateGoodsMovement } from '../../domain/operations/goodsMovementRules.js';
@@ -9,8 +9,7 @@ import { conflict, notFound, unprocessable, validationError, type DomainError } 
 import { newId } from '../../lib/ids.js';
 import type { SqlClient } from '../../db/sql.js';
 import type { Finalize } from '../common/transactions.js';
-import { OPERATION_COLUMNS, operationFromRow, type OperationRow } from '../../db/rows/operationRows.js';
-import type { StoredDiscount, StoredLineItem } from '../../db/records/operation.js';
+import { lineItemsOf, type StoredDiscount, type StoredLineItem } from '../../db/records/operation.js';
 import type { GoodsMovementBody } from './schemas.js';
 import type { GoodsMovementContent } from '../../fiscal/fiscalDevice.js';
 import { regimeNamed } from '../../fiscal/regimes.js';
@@ -77,29 +76,32 @@ interface Placement {
 /**
  * Takes the register's next sequence number; the UPDATE locks the register
  * row, the serialization point of its sessions, so the session read after it
- * is the current one (a sale never joins a session closed meanwhile).
+ * (its own statement, with a snapshot taken once the lock is held, sent in the
+ * same round trip) is the current one: a sale never joins a session closed
+ * meanwhile.
  */
 async function placeOnRegister(sql: SqlClient, merchant: Merchant, registerId: string): Promise<Placement> {
-  const [register] = await sql.query<{
-    id: string;
-    location_id: string;
-    current_session_id: string | null;
-    sequence_number: number;
-    regime: string | null;
-    fiscalization_status: string;
-  }>(
-    `UPDATE registers SET next_sequence_number = next_sequence_number + 1
-      WHERE id = $1 AND merchant_id = $2
-     RETURNING id, location_id, current_session_id, next_sequence_number - 1 AS sequence_number, regime, fiscalization_status`,
-    [registerId, merchant.id],
-  );
+  const [[register], [session]] = await Promise.all([
+    sql.query<{
+      id: string;
+      location_id: string;
+      current_session_id: string | null;
+      sequence_number: number;
+      regime: string | null;
+      fiscalization_status: string;
+    }>(
+      `UPDATE registers SET next_sequence_number = next_sequence_number + 1
+        WHERE id = $1 AND merchant_id = $2
+       RETURNING id, location_id, current_session_id, next_sequence_number - 1 AS sequence_number, regime, fiscalization_status`,
+      [registerId, merchant.id],
+    ),
+    sql.query<{ status: 'open' | 'counted' | 'closed' }>(
+      `SELECT s.status FROM registers r JOIN register_sessions s ON s.id = r.current_session_id WHERE r.id = $1 AND r.merchant_id = $2`,
+      [registerId, merchant.id],
+    ),
+  ]);
   if (!register) throw notFound('register', registerId);
   assertRegisterInService({ id: register.id, fiscalizationStatus: register.fiscalization_status });
-  const [session] = register.current_session_id
-    ? await sql.query<{ status: 'open' | 'counted' | 'closed' }>(`SELECT status FROM register_sessions WHERE id = $1`, [
-        register.current_session_id,
-      ])
-    : [];
   const check = checkSessionEvent(session ?? null, 'goods_movement');
   if (!check.ok) throw conflict(check.code, check.message, { register_id: register.id, alias: 'register_no_open_session' });
   return {
@@ -121,14 +123,67 @@ function assertSignableOn(placement: Placement, movement: GoodsMovementContent):
 }
 
 const INSERT_OPERATION = `
-  INSERT INTO operations AS o (id, merchant_id, type, source, status, currency, register_id, location_id, session_id,
-                               sequence_number, external_id, pretax_amount, tax_amount, tip_amount, total_amount,
-                               line_items, cart_level_discounts, related_operation_id, external_related_operation, note,
-                               lottery_code, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::jsonb, $17, $18::jsonb, $19, $20, $21, $21)
-  RETURNING ${OPERATION_COLUMNS}`;
+  INSERT INTO operations (id, merchant_id, type, source, status, currency, register_id, location_id, session_id,
+                          sequence_number, external_id, pretax_amount, tax_amount, tip_amount, total_amount,
+                          line_items, cart_level_discounts, payments, related_operation_id, external_related_operation, note,
+                          lottery_code, fiscal_attempts, resource_version, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb, $18::jsonb, $19,
+          $20::jsonb, $21, $22, $23, $24, $25, $26)`;
 
-/** Records a sale, return or exchange as `open` (contract 3.1); POS ones join the register's open session. */
+/** An operation as `open` (contract 3.1), every column as a read of the inserted row returns it. */
+function openOperation(merchant: Merchant, input: GoodsMovementInput, discounts: StoredDiscount[], placement: Placement | null): Operation {
+  const now = new Date();
+  return {
+    id: newId('op'),
+    merchantId: merchant.id,
+    type: input.type,
+    source: input.source,
+    status: 'open',
+    currency: input.currency,
+    registerId: placement?.registerId ?? null,
+    locationId: placement?.locationId ?? null,
+    sessionId: placement?.sessionId ?? null,
+    sequenceNumber: placement?.sequenceNumber ?? null,
+    externalId: input.external_id ?? null,
+    lotteryCode: input.type === 'sale' ? (input.lottery_code ?? null) : null,
+    pretaxAmount: new Prisma.Decimal(input.pretax_amount),
+    taxAmount: new Prisma.Decimal(input.tax_amount),
+    tipAmount: new Prisma.Decimal(input.tip_amount),
+    totalAmount: new Prisma.Decimal(input.total_amount),
+    lineItems: storedLines(input) as unknown as Prisma.JsonArray,
+    cartLevelDiscounts: discounts as unknown as Prisma.JsonArray,
+    payments: [],
+    relatedOperationId: input.related_operation_id ?? null,
+    externalRelatedOperation: (input.external_related_operation as Prisma.JsonObject | undefined) ?? null,
+    sessionDetails: null,
+    fiscalInformation: null,
+    pendingTseTransaction: null,
+    note: input.note ?? null,
+    voidReason: null,
+    voidedAt: null,
+    completedAt: null,
+    receiptId: null,
+    fiscalState: null,
+    fiscalError: null,
+    fiscalAttempts: 0,
+    fiscalRetryAt: null,
+    refundType: null,
+    reason: null,
+    cashier: null,
+    metadata: null,
+    styleOData: null,
+    resourceVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+const json = (value: Prisma.JsonValue | null) => (value === null ? null : JSON.stringify(value));
+
+/**
+ * Records a sale, return or exchange as `open` (contract 3.1); POS ones join the register's open session.
+ * The row is written with the commit (SqlClient.write): the response is built from what is written.
+ */
 export async function createGoodsMovement(
   ctx: AppContext,
   merchant: Merchant,
@@ -147,47 +202,46 @@ export async function createGoodsMovement(
   return ctx.sql.transaction(async (sql) => {
     if (input.related_operation_id) await assertRelatedSale(sql, merchant, input.related_operation_id);
     const placement = input.source === 'POS' ? await placeOnRegister(sql, merchant, input.register_id!) : null;
-    const lines = storedLines(input);
-    const lotteryCode = input.type === 'sale' ? (input.lottery_code ?? null) : null;
+    const operation = openOperation(merchant, input, discounts, placement);
     if (placement) {
       assertSignableOn(placement, {
         operationType: input.type,
-        lineItems: lines,
+        lineItems: lineItemsOf(operation),
         cartLevelDiscounts: discounts,
         tipAmount: input.tip_amount,
         payments: [],
-        lotteryCode,
-        original: await returnedOriginalOf(sql, merchant.id, {
-          id: null,
-          relatedOperationId: input.related_operation_id ?? null,
-          externalRelatedOperation: input.external_related_operation ?? null,
-        }),
+        lotteryCode: operation.lotteryCode,
+        original: await returnedOriginalOf(sql, merchant.id, operation),
       });
     }
-    const [row] = await sql.query<OperationRow>(INSERT_OPERATION, [
-      newId('op'),
-      merchant.id,
-      input.type,
-      input.source,
-      input.currency,
-      placement?.registerId ?? null,
-      placement?.locationId ?? null,
-      placement?.sessionId ?? null,
-      placement?.sequenceNumber ?? null,
-      input.external_id ?? null,
+    await sql.write(INSERT_OPERATION, [
+      operation.id,
+      operation.merchantId,
+      operation.type,
+      operation.source,
+      operation.status,
+      operation.currency,
+      operation.registerId,
+      operation.locationId,
+      operation.sessionId,
+      operation.sequenceNumber,
+      operation.externalId,
       input.pretax_amount,
       input.tax_amount,
       input.tip_amount,
       input.total_amount,
-      JSON.stringify(lines),
-      JSON.stringify(discounts),
-      input.related_operation_id ?? null,
-      input.external_related_operation ? JSON.stringify(input.external_related_operation) : null,
-      input.note ?? null,
-      lotteryCode,
-      new Date(),
+      json(operation.lineItems),
+      json(operation.cartLevelDiscounts),
+      json(operation.payments),
+      operation.relatedOperationId,
+      json(operation.externalRelatedOperation),
+      operation.note,
+      operation.lotteryCode,
+      operation.fiscalAttempts,
+      operation.resourceVersion,
+      operation.createdAt,
+      operation.updatedAt,
     ]);
-    const operation = operationFromRow(row);
     await finalize?.(sql, operation);
     return operation;
   });

@@ -21,11 +21,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { benchClient, saleFlow, setUpFleet, type BenchClient, type Fleet } from './lib/fleet.js';
 import { runOpenLoop, type FlowOutcome, type OpenLoopResult } from './lib/openLoop.js';
 import { startServer, type BenchServer } from './lib/server.js';
 import { writeResults } from './lib/results.js';
+import { cpuReport, cpuTotals, type CpuReport } from './lib/cpu.js';
 import { summarize } from './lib/stats.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -50,7 +52,7 @@ const databaseUrl = (name: string) => {
 
 type Report = ReturnType<typeof report>;
 
-function report(result: OpenLoopResult, registers: number) {
+function report(result: OpenLoopResult, registers: number, cpu: CpuReport | null) {
   return {
     target_mutations_per_s: result.targetRate * 2,
     registers,
@@ -64,6 +66,7 @@ function report(result: OpenLoopResult, registers: number) {
     slowest_call_per_second_ms: result.slowestPerSecond,
     errors: result.errors,
     statuses: result.statuses,
+    cpu,
   };
 }
 
@@ -77,12 +80,26 @@ function print(label: string, run: Report) {
   const { create, complete } = run.latency_ms;
   console.log(
     `  ${label}: ${run.mutations_per_s} mutations/s of ${run.target_mutations_per_s} on ${run.registers} registers; ` +
-      `create p50/p99 ${create?.p50}/${create?.p99} ms, complete p50/p99 ${complete?.p50}/${complete?.p99} ms, errors ${JSON.stringify(run.errors)}`,
+      `create p50/p99 ${create?.p50}/${create?.p99} ms, complete p50/p99 ${complete?.p50}/${complete?.p99} ms, errors ${JSON.stringify(run.errors)}` +
+      (run.cpu ? `; CPU ms/mutation: server ${run.cpu.ms_per_mutation.server}, database ${run.cpu.ms_per_mutation.database}, generator ${run.cpu.ms_per_mutation.generator}` : ''),
   );
 }
 
-async function run(label: string, rate: number, durationS: number, registers: number, flow: (index: number) => Promise<FlowOutcome>): Promise<Report> {
-  const result = report(await runOpenLoop(rate / 2, durationS, flow), registers);
+async function run(
+  label: string,
+  server: BenchServer,
+  rate: number,
+  durationS: number,
+  registers: number,
+  flow: (index: number) => Promise<FlowOutcome>,
+): Promise<Report> {
+  const before = cpuTotals(server.process.pid);
+  const startedAt = performance.now();
+  const loop = await runOpenLoop(rate / 2, durationS, flow);
+  // Until the last flow answered: a backlog drains after the offered load stops.
+  const elapsedS = (performance.now() - startedAt) / 1000;
+  const cpu = cpuReport(before, cpuTotals(server.process.pid), elapsedS, loop.completed * 2);
+  const result = report(loop, registers, cpu);
   print(label, result);
   return result;
 }
@@ -121,19 +138,19 @@ async function postgresRuns(dbName: string) {
 
     console.log(`main runs: Germany (TSE), ${RATE} mutations/s for ${DURATION_S} s`);
     const main = [];
-    for (const registers of REGISTER_COUNTS) main.push(await run(`Germany, ${registers} registers`, RATE, DURATION_S, registers, germany(registers)));
+    for (const registers of REGISTER_COUNTS) main.push(await run(`Germany, ${registers} registers`, server, RATE, DURATION_S, registers, germany(registers)));
 
     console.log(`one flow per regime: ${RATE} mutations/s for ${REGIME_DURATION_S} s on ${FLEET_SIZE} registers`);
     const regimes = {
-      kassensichv: await run('Germany (KassenSichV, TSE)', RATE, REGIME_DURATION_S, FLEET_SIZE, germany(FLEET_SIZE)),
-      rksv: await run('Austria (RKSV)', RATE, REGIME_DURATION_S, FLEET_SIZE, saleFlow(client, fleets.AUT)),
-      rt: await run('Italy (RT simulator)', RATE, REGIME_DURATION_S, FLEET_SIZE, saleFlow(client, fleets.ITA)),
+      kassensichv: await run('Germany (KassenSichV, TSE)', server, RATE, REGIME_DURATION_S, FLEET_SIZE, germany(FLEET_SIZE)),
+      rksv: await run('Austria (RKSV)', server, RATE, REGIME_DURATION_S, FLEET_SIZE, saleFlow(client, fleets.AUT)),
+      rt: await run('Italy (RT simulator)', server, RATE, REGIME_DURATION_S, FLEET_SIZE, saleFlow(client, fleets.ITA)),
     };
 
     console.log(`step test: Germany on ${FLEET_SIZE} registers, ${STEP_S} s a step`);
     const steps = [];
     for (const rate of STEPS) {
-      const step = await run(`step ${rate}`, rate, STEP_S, FLEET_SIZE, germany(FLEET_SIZE));
+      const step = await run(`step ${rate}`, server, rate, STEP_S, FLEET_SIZE, germany(FLEET_SIZE));
       steps.push(step);
       // A rate the server cannot keep up with only queues more at every higher one.
       if (!keptUp(step)) break;
@@ -151,7 +168,7 @@ async function embeddedRun() {
     const fleet = await setUpFleet(client, ADMIN_TOKEN, tenantId, 'DEU', FLEET_SIZE);
     console.log(`embedded database (PGlite): warm-up, then ${RATE} mutations/s for ${EMBEDDED_DURATION_S} s`);
     await runOpenLoop(RATE / 2, WARMUP_S, saleFlow(client, fleet));
-    const result = await run('embedded, Germany', RATE, EMBEDDED_DURATION_S, FLEET_SIZE, saleFlow(client, fleet));
+    const result = await run('embedded, Germany', server, RATE, EMBEDDED_DURATION_S, FLEET_SIZE, saleFlow(client, fleet));
     return { ...result, server_peak_memory_mib: server.peakMemoryMiB() };
   } finally {
     await client.close();

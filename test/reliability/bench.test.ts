@@ -20,7 +20,7 @@ const resultOf = (kind: string) => {
 const latency = { count: expect.any(Number), p50: expect.any(Number), p95: expect.any(Number), p99: expect.any(Number), max: expect.any(Number) };
 
 describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', () => {
-  it('the load benchmark drives create + signed complete open-loop per regime and register count, and writes latencies, throughput, errors, memory, the pgbench ceiling and the embedded database', async () => {
+  it('the load benchmark drives create + signed complete open-loop per regime and register count, and writes latencies, throughput, errors, CPU per mutation, memory, the pgbench ceiling and the embedded database', async () => {
     const run = await runNpmScript('bench', [], {
       BENCH_DATABASE_URL: process.env.DATABASE_URL!,
       BENCH_RESULTS_DIR: dir.path,
@@ -43,6 +43,11 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
       mutations_per_s: expect.any(Number),
       signed_completions_per_s: expect.any(Number),
       errors: {},
+      // Where the run's CPU went (Linux /proc): the server, PostgreSQL's processes and the generator.
+      cpu: {
+        ms_per_mutation: { server: expect.any(Number), database: expect.any(Number), generator: expect.any(Number) },
+        cores: { server: expect.any(Number), database: expect.any(Number), generator: expect.any(Number) },
+      },
     });
     expect(result.main).toHaveLength(2);
     expect(result.main[0]).toMatchObject({ ...measured(40, 2), meets_target: expect.any(Boolean) });

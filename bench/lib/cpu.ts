@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU seconds spent so far, per process of this machine that a run loads (Linux /proc; null elsewhere). */
+export interface CpuTotals {
+  server: number;
+  /** Every PostgreSQL process of the machine, by pid: backends come and go during a run. */
+  database: Map<string, number>;
+  generator: number;
+}
+
+/** Where a run's CPU went, per mutation achieved, in milliseconds; and in cores (CPU seconds a second). */
+export interface CpuReport {
+  ms_per_mutation: { server: number; database: number; generator: number };
+  cores: { server: number; database: number; generator: number };
+}
+
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** The command name and user + system CPU seconds of one process (all its threads), from /proc/<pid>/stat. */
+function processCpu(pid: string): { name: string; seconds: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond };
+  } catch {
+    return null;
+  }
+}
+
+export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
+  const server = serverPid === undefined ? null : processCpu(String(serverPid));
+  if (!server) return null;
+  const database = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cpu = processCpu(pid);
+    if (cpu?.name.startsWith('postgres')) database.set(pid, cpu.seconds);
+  }
+  const own = process.cpuUsage();
+  return { server: server.seconds, database, generator: (own.user + own.system) / 1e6 };
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+export function cpuReport(before: CpuTotals | null, after: CpuTotals | null, elapsedS: number, mutations: number): CpuReport | null {
+  if (!before || !after || mutations === 0) return null;
+  let database = 0;
+  for (const [pid, seconds] of after.database) database += seconds - (before.database.get(pid) ?? 0);
+  const seconds = { server: after.server - before.server, database, generator: after.generator - before.generator };
+  return {
+    ms_per_mutation: { server: round((seconds.server * 1000) / mutations), database: round((seconds.database * 1000) / mutations), generator: round((seconds.generator * 1000) / mutations) },
+    cores: { server: round(seconds.server / elapsedS), database: round(seconds.database / elapsedS), generator: round(seconds.generator / elapsedS) },
+  };
+}

@@ -114,6 +114,8 @@ describe('the seven operation types', () => {
 
     const onlineReturn = await mustCreate(t.app, fx.headers, returnBody(null, completedSale.id));
     expect(onlineReturn.session_id).toBeNull();
+    // A create answers with the operation as stored: each reads back the same.
+    for (const created of [ret, exchange, onlineReturn]) expect(json(await getOp(t.app, fx.headers, created.id))).toEqual(created);
   });
 
   it('session events are created completed and omit the goods-movement fields', async () => {

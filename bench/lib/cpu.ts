@@ -47,15 +47,19 @@ export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
   return { server: server.seconds, database, generator: (own.user + own.system) / 1e6 };
 }
 
-const round = (value: number) => Math.round(value * 1000) / 1000;
+type PerProcess = CpuReport['cores'];
+
+/** Each figure times `factor`, to three decimals. */
+const scaled = (seconds: PerProcess, factor: number): PerProcess => ({
+  server: Math.round(seconds.server * factor * 1000) / 1000,
+  database: Math.round(seconds.database * factor * 1000) / 1000,
+  generator: Math.round(seconds.generator * factor * 1000) / 1000,
+});
 
 export function cpuReport(before: CpuTotals | null, after: CpuTotals | null, elapsedS: number, mutations: number): CpuReport | null {
   if (!before || !after || mutations === 0) return null;
   let database = 0;
   for (const [pid, seconds] of after.database) database += seconds - (before.database.get(pid) ?? 0);
   const seconds = { server: after.server - before.server, database, generator: after.generator - before.generator };
-  return {
-    ms_per_mutation: { server: round((seconds.server * 1000) / mutations), database: round((seconds.database * 1000) / mutations), generator: round((seconds.generator * 1000) / mutations) },
-    cores: { server: round(seconds.server / elapsedS), database: round(seconds.database / elapsedS), generator: round(seconds.generator / elapsedS) },
-  };
+  return { ms_per_mutation: scaled(seconds, 1000 / mutations), cores: scaled(seconds, 1 / elapsedS) };
 }

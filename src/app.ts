@@ -20,7 +20,7 @@ import { invalidRequest } from './domain/errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { logSerializers, redactLogArguments } from './http/logRedaction.js';
 import { nulGuardPlugin } from './http/nulGuard.js';
-import { rateLimitPlugin } from './http/rateLimit.js';
+import { rateLimitPlugin, type WindowCounter } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
 import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
@@ -64,9 +64,11 @@ export interface AppDependencies {
   logStream?: DestinationStream;
   /** The service's clock; the system clock when absent (tests move it across month ends). */
   clock?: () => Date;
+  /** Rate-limit counters without Redis (the primary's, in a server process); this process's memory when absent. */
+  rateLimitCounter?: WindowCounter;
 }
 
-export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date() }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date(), rateLimitCounter }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -78,6 +80,8 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     },
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
+    // A client that reconnects now and then is dealt to the next server process (serverProcesses.ts).
+    maxRequestsPerSocket: 1000,
     return503OnClosing: false,
     // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the onRequest hook answers it instead.
     http: { requireHostHeader: false },
@@ -151,7 +155,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
 
   await app.register(errorHandlerPlugin);
   await app.register(swagger, openApiOptions(config));
-  await app.register(rateLimitPlugin, { perSecond: config.rateLimitPerSecond, redisUrl: config.redisUrl });
+  await app.register(rateLimitPlugin, { perSecond: config.rateLimitPerSecond, redisUrl: config.redisUrl, localCounter: rateLimitCounter });
   await app.register(authPlugin, { sql: ctx.sql, serviceEnv: config.environment });
   await app.register(nulGuardPlugin);
 

@@ -18,5 +18,14 @@ export async function openMigratedDatabase(config: Config): Promise<Database> {
   return database;
 }
 
+/** A server process's database, once its primary brought the schema up to date: its share of the instance's connections. */
+export function openServingDatabase(config: Config): Promise<Database> {
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: Math.ceil(config.databasePoolSize / config.serverProcesses),
+  });
+}
+
 export const secretsKeyFor = (config: Config): Buffer =>
   loadSecretsKey({ secretsKey: config.secretsKey, dataDir: config.dataDir, environment: config.environment });

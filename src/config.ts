@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -11,6 +12,7 @@ const ConfigSchema = z.object({
   SERVICE_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(40),
+  SERVER_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PRODUCTION_BASE_URL: z.string().url().optional(),
@@ -45,7 +47,10 @@ export interface Config {
   host: string;
   environment: 'sandbox' | 'production';
   databaseUrl: string | undefined;
+  /** PostgreSQL connections of the whole instance, shared out among its processes. */
   databasePoolSize: number;
+  /** Processes serving requests: one per core on PostgreSQL unless set; always one on the embedded database. */
+  serverProcesses: number;
   dataDir: string;
   /** Base of the links the service hands out, without a trailing slash. */
   publicBaseUrl: string;
@@ -103,6 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     throw new Error(`invalid configuration: ${problems}`);
   }
   const raw = parsed.data;
+  if (!raw.DATABASE_URL && (raw.SERVER_PROCESSES ?? 1) > 1) {
+    throw new Error('invalid configuration: SERVER_PROCESSES: the embedded database serves one process; set DATABASE_URL to run more');
+  }
   const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
   // Unset, the links and both bases are this instance's address.
   const publicBaseUrl = withoutTrailingSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`);
@@ -112,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     environment: raw.SERVICE_ENV,
     databaseUrl: raw.DATABASE_URL,
     databasePoolSize: raw.DATABASE_POOL_SIZE,
+    serverProcesses: raw.SERVER_PROCESSES ?? (raw.DATABASE_URL ? availableParallelism() : 1),
     dataDir: raw.DATA_DIR,
     publicBaseUrl,
     productionBaseUrl: raw.PRODUCTION_BASE_URL ? withoutTrailingSlash(raw.PRODUCTION_BASE_URL) : publicBaseUrl,

@@ -1,20 +1,23 @@
+import cluster from 'node:cluster';
+import pino from 'pino';
 import { buildApp } from './app.js';
-import { openMigratedDatabase, secretsKeyFor } from './bootstrap.js';
-import { loadConfig } from './config.js';
+import { openMigratedDatabase, openServingDatabase, secretsKeyFor } from './bootstrap.js';
+import { loadConfig, type Config } from './config.js';
+import type { Database } from './db/database.js';
+import { answerCounterRequests, PrimaryProcessCounter } from './http/primaryProcessCounter.js';
+import type { WindowCounter } from './http/rateLimit.js';
 import { environmentOfService } from './lib/apiKeys.js';
 import { logDestination } from './lib/logDestination.js';
+import { SecretBox } from './lib/secretBox.js';
 import { seedDemoTenant } from './modules/admin/demoTenant.js';
 import { moveLegacyFisconlineFields } from './modules/portalCredentials/identityMigration.js';
+import { superviseServerProcesses } from './serverProcesses.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const secretsKey = secretsKeyFor(config);
-  const database = await openMigratedDatabase(config);
-  const app = await buildApp({ config, database, secretsKey, logStream: await logDestination() });
-  await moveLegacyFisconlineFields(database.prisma, app.ctx.secrets, app.log);
-
+/** What runs once per instance before it serves: the schema, the data migrations, the sandbox's demo tenant. */
+async function prepare(config: Config, database: Database, secretsKey: Buffer, log: pino.Logger): Promise<void> {
+  await moveLegacyFisconlineFields(database.prisma, new SecretBox(secretsKey), log);
   if (config.environment === 'sandbox' && config.seedDemoTenant) {
     const apiKey = await seedDemoTenant(database.prisma, environmentOfService(config.environment));
     if (apiKey) {
@@ -29,6 +32,11 @@ async function main(): Promise<void> {
       );
     }
   }
+}
+
+/** Serves requests in this process until SIGTERM or SIGINT, then drains them and exits. */
+async function serve(config: Config, database: Database, secretsKey: Buffer, rateLimitCounter?: WindowCounter): Promise<void> {
+  const app = await buildApp({ config, database, secretsKey, logStream: await logDestination(), rateLimitCounter });
 
   const sweep = setInterval(() => {
     app.ctx.idempotency.sweep().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
@@ -56,6 +64,25 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const secretsKey = secretsKeyFor(config);
+  if (cluster.isWorker) {
+    await serve(config, await openServingDatabase(config), secretsKey, new PrimaryProcessCounter(process));
+    return;
+  }
+  const log = pino({ level: config.logLevel }, await logDestination());
+  const database = await openMigratedDatabase(config);
+  await prepare(config, database, secretsKey, log);
+  if (config.serverProcesses === 1) {
+    await serve(config, database, secretsKey);
+    return;
+  }
+  // Each server process opens its own share of the pool.
+  await database.close();
+  superviseServerProcesses({ count: config.serverProcesses, log, onMessage: answerCounterRequests() });
 }
 
 main().catch((error) => {

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU seconds spent so far, per process of this machine that a run loads (Linux /proc; null elsewhere). */
 export interface CpuTotals {
-  server: number;
+  /** The server's processes (the primary and the processes it forked), by pid. */
+  server: Map<string, number>;
   /** Every PostgreSQL process of the machine, by pid: backends come and go during a run. */
   database: Map<string, number>;
   generator: number;
@@ -23,20 +24,38 @@ const ticksPerSecond = (() => {
   }
 })();
 
-/** The command name and user + system CPU seconds of one process (all its threads), from /proc/<pid>/stat. */
-function processCpu(pid: string): { name: string; seconds: number } | null {
+/** The command name, parent pid and user + system CPU seconds of one process (all its threads), from /proc/<pid>/stat. */
+function processCpu(pid: string): { name: string; parent: string; seconds: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond };
+    return {
+      name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      parent: fields[1],
+      seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+    };
   } catch {
     return null;
   }
 }
 
+/** The pids of `root` and every process it started, directly or not. */
+export function processTree(root: number): string[] {
+  const children = new Map<string, string[]>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const parent = processCpu(pid)?.parent;
+    if (parent) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  const tree = [String(root)];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
 export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
-  const server = serverPid === undefined ? null : processCpu(String(serverPid));
-  if (!server) return null;
+  if (serverPid === undefined || !processCpu(String(serverPid))) return null;
+  const server = new Map<string, number>();
+  for (const pid of processTree(serverPid)) server.set(pid, processCpu(pid)?.seconds ?? 0);
   const database = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -44,8 +63,15 @@ export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
     if (cpu?.name.startsWith('postgres')) database.set(pid, cpu.seconds);
   }
   const own = process.cpuUsage();
-  return { server: server.seconds, database, generator: (own.user + own.system) / 1e6 };
+  return { server, database, generator: (own.user + own.system) / 1e6 };
 }
+
+/** CPU seconds spent between two readings by the processes of `after` (one that started meanwhile counts from zero). */
+const spent = (before: Map<string, number>, after: Map<string, number>) => {
+  let seconds = 0;
+  for (const [pid, total] of after) seconds += total - (before.get(pid) ?? 0);
+  return seconds;
+};
 
 type PerProcess = CpuReport['cores'];
 
@@ -58,8 +84,6 @@ const scaled = (seconds: PerProcess, factor: number): PerProcess => ({
 
 export function cpuReport(before: CpuTotals | null, after: CpuTotals | null, elapsedS: number, mutations: number): CpuReport | null {
   if (!before || !after || mutations === 0) return null;
-  let database = 0;
-  for (const [pid, seconds] of after.database) database += seconds - (before.database.get(pid) ?? 0);
-  const seconds = { server: after.server - before.server, database, generator: after.generator - before.generator };
+  const seconds = { server: spent(before.server, after.server), database: spent(before.database, after.database), generator: after.generator - before.generator };
   return { ms_per_mutation: scaled(seconds, 1000 / mutations), cores: scaled(seconds, 1 / elapsedS) };
 }

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
+import { processTree } from './cpu.js';
 
 export interface BenchServer {
   baseUrl: string;
   process: ChildProcess;
-  /** Peak resident memory of the server process so far (VmHWM), in MiB. */
+  /** Peak resident memory of the server's processes so far (the sum of their VmHWM), in MiB. */
   peakMemoryMiB(): number;
   stop(): Promise<void>;
 }
@@ -35,13 +36,15 @@ export async function startServer(env: Record<string, string>, port: number, log
     baseUrl,
     process: child,
     peakMemoryMiB() {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        return Math.round((kb / 1024) * 10) / 10;
-      } catch {
-        return 0;
+      let kb = 0;
+      for (const pid of child.pid === undefined ? [] : processTree(child.pid)) {
+        try {
+          kb += Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        } catch {
+          // exited meanwhile
+        }
       }
+      return Math.round((kb / 1024) * 10) / 10;
     },
     async stop() {
       if (child.exitCode !== null) return;

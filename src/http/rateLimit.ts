@@ -20,22 +20,22 @@ const REDIS_NAMESPACE = 'fiscal-rl:';
 const KNOWN_KEYS = 10_000;
 
 /** How much of a budget's current one-second window is used. */
-interface Window {
+export interface Window {
   count: number;
   /** Milliseconds until the window ends and the count starts over. */
   resetMs: number;
 }
 
 /** Fixed-window request counters. */
-interface WindowCounter {
+export interface WindowCounter {
   /** Counts one request against `budget`. */
   hit(budget: string): Promise<Window>;
   /** The window of `budget`, counting nothing. */
   peek(budget: string): Promise<Window>;
 }
 
-/** Counters of this instance alone. */
-class MemoryCounter implements WindowCounter {
+/** Counters in this process's memory. */
+export class MemoryCounter implements WindowCounter {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
   private nextSweep = 0;
 
@@ -198,8 +198,9 @@ export class RateLimits {
 const retryAfterSeconds = (window: Window) => Math.max(1, Math.ceil(window.resetMs / 1000));
 
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance, options: { perSecond: number; redisUrl?: string }) => {
-    let counter: WindowCounter = new MemoryCounter();
+  async (app: FastifyInstance, options: { perSecond: number; redisUrl?: string; localCounter?: WindowCounter }) => {
+    // Without Redis: the counters of this instance (its primary process's, when it runs several).
+    let counter: WindowCounter = options.localCounter ?? new MemoryCounter();
     if (options.redisUrl) {
       // Shared counters in Redis let several instances enforce one budget.
       const redis = new Redis(options.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });

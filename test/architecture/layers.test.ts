@@ -7,27 +7,28 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Bottom to top. A file's layer is its folder directly under src/, or, for a file directly in src/, its name. */
-const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'] as const;
+const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** Layer -> the layers it may not import. */
 const MAY_NOT_IMPORT: Record<Layer, readonly Layer[]> = {
-  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // pure rules
-  lib:       ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // ids, keys, signed links
-  db:        ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // database, stored rows and records
-  config:    ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // environment -> typed config
-  receipts:  ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // receipt rendering
-  exports:   ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // export builders and their job worker
-  einvoicing: ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // e-invoice formats, one folder per jurisdiction
-  fiscal:    ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // signing devices, one folder per regime
-  outbox:    ['http', 'context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // events and the webhook delivery worker
-  http:      ['context', 'modules', 'bootstrap', 'app', 'cli', 'server'], // cross-cutting plugins, the one error mapping
-  context:   ['modules', 'bootstrap', 'app', 'cli', 'server'], // AppContext: what services get, built by app.ts
-  modules:   ['bootstrap', 'app', 'cli', 'server'], // per resource: routes, schemas, services, presenters
-  bootstrap: ['app', 'cli', 'server'], // opens the database for the entry points
-  app:       ['bootstrap', 'cli', 'server'], // buildApp: plugins and routes
-  cli:       ['server'], // entry points: the command lines
-  server:    ['cli'], // entry point: config -> buildApp -> listen
+  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // pure rules
+  lib:       ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // ids, keys, signed links
+  db:        ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // database, stored rows and records
+  config:    ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // environment -> typed config
+  receipts:  ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // receipt rendering
+  exports:   ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // export builders and their job worker
+  einvoicing: ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // e-invoice formats, one folder per jurisdiction
+  fiscal:    ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // signing devices, one folder per regime
+  outbox:    ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // events and the webhook delivery worker
+  http:      ['context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // cross-cutting plugins, the one error mapping
+  context:   ['modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // AppContext: what services get, built by app.ts
+  modules:   ['bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // per resource: routes, schemas, services, presenters
+  bootstrap: ['serverProcesses', 'app', 'cli', 'server'], // opens the database for the entry points
+  serverProcesses: ['modules', 'bootstrap', 'app', 'cli', 'server'], // the primary process: forks and supervises the server processes
+  app:       ['bootstrap', 'serverProcesses', 'cli', 'server'], // buildApp: plugins and routes
+  cli:       ['serverProcesses', 'server'], // entry points: the command lines
+  server:    ['cli'], // entry point: config -> prepare the database -> serve here, or fork server processes that do
 };
 
 /** Packages the domain may not import: "Domain code has no Fastify or Prisma imports" (DESIGN.md). */

@@ -29,9 +29,10 @@ describe('prettyLogs', () => {
 });
 
 describe('logDestination', () => {
-  it("leaves production and anything that is not a terminal to pino's JSON on standard output", async () => {
-    expect(await logDestination({ NODE_ENV: 'production' }, terminal())).toBeUndefined();
-    expect(await logDestination({}, terminal(false))).toBeUndefined();
+  it('writes JSON lines to standard output asynchronously in production and anywhere that is not a terminal', async () => {
+    for (const destination of [await logDestination({ NODE_ENV: 'production' }, terminal()), await logDestination({}, terminal(false))]) {
+      expect(destination).toMatchObject({ fd: 1, sync: false, minLength: 0 });
+    }
   });
 
   it('pretty-prints the service log on a terminal, with credentials redacted', async () => {

@@ -121,7 +121,7 @@ export async function httpFixture(baseUrl: string, adminToken: string) {
 export { saleBody };
 
 /** The process ids below `pid` (Linux /proc), deepest last. */
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   let children: number[] = [];
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {

@@ -1,0 +1,114 @@
+// An instance on PostgreSQL serves from one process per core by default (SERVER_PROCESSES):
+// the primary forks the server processes, which share its port and one rate-limit budget
+// per key (the primary's counters, without Redis); one that dies is replaced; SIGTERM
+// drains them all and the primary exits 0. The embedded database refuses more than one.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createEmptyPostgresDatabase, startServer, tempDir, type ChildServer } from '../support/processes.js';
+import { descendants, usesPostgres } from '../reliability/support.js';
+
+const TIMEOUT = 120_000;
+const BUDGET = 20;
+
+/** GET over a connection of its own, so the primary deals each request to the next process. */
+function getOnNewConnection(url: string, apiKey: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const call = request(url, { agent: false, headers: { authorization: `Bearer ${apiKey}` } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    call.on('error', reject);
+    call.end();
+  });
+}
+
+const servingPids = (log: string) => new Set([...log.matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((match) => Number(match[1])));
+
+describe('SERVER_PROCESSES', () => {
+  it('defaults to one process per core on PostgreSQL and to one on the embedded database, which refuses more', () => {
+    expect(loadConfig({ DATA_DIR: '/tmp/x' }).serverProcesses).toBe(1);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/x' }).serverProcesses).toBeGreaterThanOrEqual(1);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/x', SERVER_PROCESSES: '3' }).serverProcesses).toBe(3);
+    expect(() => loadConfig({ SERVER_PROCESSES: '2' })).toThrow(/SERVER_PROCESSES: the embedded database serves one process/);
+  });
+});
+
+describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
+  let server: ChildServer;
+  let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
+  let dir: ReturnType<typeof tempDir>;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    dir = tempDir('fiscal-processes-');
+    database = await createEmptyPostgresDatabase();
+    server = await startServer({
+      DATABASE_URL: database.url,
+      DATA_DIR: dir.path,
+      SERVER_PROCESSES: '2',
+      RATE_LIMIT_PER_SECOND: String(BUDGET),
+      LOG_LEVEL: 'info',
+      EXPORT_WORKER: 'off',
+    });
+    // Ready (healthz) once the first listens; both, before the tests deal requests to them.
+    await server.waitForOutput(/(Server listening[^]*){2}/);
+    apiKey = /svc_test_\w+/.exec(server.stdout())![0];
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await database?.drop();
+    dir?.remove();
+  });
+
+  it(
+    'prepares the database and seeds the demo tenant once, then serves from two processes under one rate-limit budget per key',
+    async () => {
+      expect(server.stdout().match(/A demo tenant was created/g)).toHaveLength(1);
+      expect(descendants(server.child.pid!)).toHaveLength(2);
+      const statuses = await Promise.all(Array.from({ length: 2 * BUDGET }, () => getOnNewConnection(`${server.url}/v1/merchants`, apiKey)));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(BUDGET);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(BUDGET);
+      expect(servingPids(server.stdout())).toEqual(new Set(descendants(server.child.pid!)));
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'replaces a server process that dies, and keeps serving meanwhile',
+    async () => {
+      const [victim, survivor] = descendants(server.child.pid!);
+      process.kill(victim, 'SIGKILL');
+      await server.waitForOutput('a server process exited unexpectedly; starting another');
+      expect(await getOnNewConnection(`${server.url}/healthz`, apiKey)).toBe(200);
+      await server.waitForOutput(/(Server listening[^]*){3}/);
+      const processes = descendants(server.child.pid!);
+      expect(processes).toHaveLength(2);
+      expect(processes).toContain(survivor);
+      expect(processes).not.toContain(victim);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'drains every process on SIGTERM and exits 0 with none left',
+    async () => {
+      const processes = descendants(server.child.pid!);
+      expect(processes).toHaveLength(2);
+      expect(await server.stop('SIGTERM')).toBe(0);
+      // Their last lines may still be in the pipe when the primary's exit is seen.
+      await server.waitForOutput(/(draining in-flight requests[^]*){2}/);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(processes.filter(alive)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});

@@ -10,7 +10,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -22,6 +22,7 @@ import { logSerializers, redactLogArguments } from './http/logRedaction.js';
 import { nulGuardPlugin } from './http/nulGuard.js';
 import { rateLimitPlugin, type WindowCounter } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
+import { responseSerializer } from './http/responseSerializer.js';
 import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
 import { createDeliveryWorker } from './outbox/createDeliveryWorker.js';
@@ -66,9 +67,11 @@ export interface AppDependencies {
   clock?: () => Date;
   /** Rate-limit counters without Redis (the primary's, in a server process); this process's memory when absent. */
   rateLimitCounter?: WindowCounter;
+  /** Whether every response is checked against its schema (responseSerializer.ts); true unless the server says otherwise. */
+  checkResponses?: boolean;
 }
 
-export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date(), rateLimitCounter }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date(), rateLimitCounter, checkResponses = true }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -91,7 +94,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(checkResponses));
 
   const ctx: AppContext = {
     config,

@@ -26,7 +26,19 @@ export function presentReceipt(receipt: Receipt, publicBaseUrl: string): Receipt
     currency: snapshot.currency,
     issued_at: receipt.issuedAt.toISOString(),
     status: receipt.status as ReceiptView['status'],
-    issuer: snapshot.issuer,
+    issuer: {
+      legal_name: snapshot.issuer.legal_name,
+      location_name: snapshot.issuer.location_name,
+      register_name: snapshot.issuer.register_name,
+      // The Style M receipt shows the address without line2 and state (snapshot.ts keeps them for Style O).
+      address: {
+        line1: snapshot.issuer.address.line1,
+        city: snapshot.issuer.address.city,
+        postal_code: snapshot.issuer.address.postal_code,
+        country_code: snapshot.issuer.address.country_code,
+      },
+      tax_id: snapshot.issuer.tax_id,
+    },
     line_items: snapshot.line_items.map((line) => ({
       id: line.id,
       description: line.description,

@@ -49,7 +49,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL connections of the whole instance, shared out among its processes. */
   databasePoolSize: number;
-  /** Processes serving requests: one per core on PostgreSQL unless set; always one on the embedded database. */
+  /** Processes serving requests: unless set, one per core on PostgreSQL (each with 10 or more connections); one on the embedded database. */
   serverProcesses: number;
   dataDir: string;
   /** Base of the links the service hands out, without a trailing slash. */
@@ -111,6 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   if (!raw.DATABASE_URL && (raw.SERVER_PROCESSES ?? 1) > 1) {
     throw new Error('invalid configuration: SERVER_PROCESSES: the embedded database serves one process; set DATABASE_URL to run more');
   }
+  // Unset: one process per core, as long as each keeps 10 of the pool's connections.
+  const serverProcesses =
+    raw.SERVER_PROCESSES ?? (raw.DATABASE_URL ? Math.max(1, Math.min(availableParallelism(), Math.floor(raw.DATABASE_POOL_SIZE / 10))) : 1);
+  if (serverProcesses > 1 && serverProcesses * 2 > raw.DATABASE_POOL_SIZE) {
+    throw new Error('invalid configuration: SERVER_PROCESSES: each process needs at least 2 of DATABASE_POOL_SIZE connections');
+  }
   const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
   // Unset, the links and both bases are this instance's address.
   const publicBaseUrl = withoutTrailingSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`);
@@ -120,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     environment: raw.SERVICE_ENV,
     databaseUrl: raw.DATABASE_URL,
     databasePoolSize: raw.DATABASE_POOL_SIZE,
-    serverProcesses: raw.SERVER_PROCESSES ?? (raw.DATABASE_URL ? availableParallelism() : 1),
+    serverProcesses,
     dataDir: raw.DATA_DIR,
     publicBaseUrl,
     productionBaseUrl: raw.PRODUCTION_BASE_URL ? withoutTrailingSlash(raw.PRODUCTION_BASE_URL) : publicBaseUrl,

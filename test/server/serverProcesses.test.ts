@@ -3,6 +3,7 @@
 // per key (the primary's counters, without Redis); one that dies is replaced; SIGTERM
 // drains them all and the primary exits 0. The embedded database refuses more than one.
 import { request } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createEmptyPostgresDatabase, startServer, tempDir, type ChildServer } from '../support/processes.js';
@@ -26,11 +27,15 @@ function getOnNewConnection(url: string, apiKey: string): Promise<number> {
 const servingPids = (log: string) => new Set([...log.matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((match) => Number(match[1])));
 
 describe('SERVER_PROCESSES', () => {
-  it('defaults to one process per core on PostgreSQL and to one on the embedded database, which refuses more', () => {
+  it('defaults to one process per core on PostgreSQL with 10 connections or more each, and to one on the embedded database, which refuses more', () => {
     expect(loadConfig({ DATA_DIR: '/tmp/x' }).serverProcesses).toBe(1);
-    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/x' }).serverProcesses).toBeGreaterThanOrEqual(1);
-    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/x', SERVER_PROCESSES: '3' }).serverProcesses).toBe(3);
+    const postgres = { DATABASE_URL: 'postgresql://localhost/x' };
+    expect(loadConfig(postgres).serverProcesses).toBe(Math.min(availableParallelism(), 4));
+    expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '200' }).serverProcesses).toBe(Math.min(availableParallelism(), 20));
+    expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '10' }).serverProcesses).toBe(1);
+    expect(loadConfig({ ...postgres, SERVER_PROCESSES: '3' }).serverProcesses).toBe(3);
     expect(() => loadConfig({ SERVER_PROCESSES: '2' })).toThrow(/SERVER_PROCESSES: the embedded database serves one process/);
+    expect(() => loadConfig({ ...postgres, SERVER_PROCESSES: '8', DATABASE_POOL_SIZE: '15' })).toThrow(/each process needs at least 2 of DATABASE_POOL_SIZE connections/);
   });
 });
 

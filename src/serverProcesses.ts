@@ -32,6 +32,10 @@ export function superviseServerProcesses({ count, log, onMessage }: ServerProces
     if (running === 0) process.exit(exitCode);
   };
 
+  // Each core already runs a server process's event loop: V8's garbage-collector threads would
+  // compete with them for the cores, and one descheduled in the middle of a collection stretches
+  // the pause of its event loop (measured: p99 at 400 to 500 mutations/s about halved without them).
+  cluster.setupPrimary({ execArgv: [...process.execArgv, '--single-threaded-gc'] });
   cluster.on('message', onMessage);
   cluster.on('listening', (worker) => listening.add(worker.id));
   cluster.on('exit', (worker, code, signal) => {

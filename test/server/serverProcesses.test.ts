@@ -2,6 +2,7 @@
 // the primary forks the server processes, which share its port and one rate-limit budget
 // per key (the primary's counters, without Redis); one that dies is replaced; SIGTERM
 // drains them all and the primary exits 0. The embedded database refuses more than one.
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,16 @@ function getOnNewConnection(url: string, apiKey: string): Promise<number> {
     call.end();
   });
 }
+
+/** The primary's server processes: its children running the server (tsx may run esbuild beside them). */
+const serverProcessesOf = (primary: number) =>
+  descendants(primary).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith('src/server.ts'));
+    } catch {
+      return false;
+    }
+  });
 
 const servingPids = (log: string) => new Set([...log.matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((match) => Number(match[1])));
 
@@ -71,11 +82,13 @@ describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
     'prepares the database and seeds the demo tenant once, then serves from two processes under one rate-limit budget per key',
     async () => {
       expect(server.stdout().match(/A demo tenant was created/g)).toHaveLength(1);
-      expect(descendants(server.child.pid!)).toHaveLength(2);
+      expect(serverProcessesOf(server.child.pid!)).toHaveLength(2);
+      // Their garbage collector runs on their own thread only (serverProcesses.ts says why).
+      for (const pid of serverProcessesOf(server.child.pid!)) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--single-threaded-gc');
       const statuses = await Promise.all(Array.from({ length: 2 * BUDGET }, () => getOnNewConnection(`${server.url}/v1/merchants`, apiKey)));
       expect(statuses.filter((status) => status === 200)).toHaveLength(BUDGET);
       expect(statuses.filter((status) => status === 429)).toHaveLength(BUDGET);
-      expect(servingPids(server.stdout())).toEqual(new Set(descendants(server.child.pid!)));
+      expect(servingPids(server.stdout())).toEqual(new Set(serverProcessesOf(server.child.pid!)));
     },
     TIMEOUT,
   );
@@ -83,12 +96,12 @@ describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
   it(
     'replaces a server process that dies, and keeps serving meanwhile',
     async () => {
-      const [victim, survivor] = descendants(server.child.pid!);
+      const [victim, survivor] = serverProcessesOf(server.child.pid!);
       process.kill(victim, 'SIGKILL');
       await server.waitForOutput('a server process exited unexpectedly; starting another');
       expect(await getOnNewConnection(`${server.url}/healthz`, apiKey)).toBe(200);
       await server.waitForOutput(/(Server listening[^]*){3}/);
-      const processes = descendants(server.child.pid!);
+      const processes = serverProcessesOf(server.child.pid!);
       expect(processes).toHaveLength(2);
       expect(processes).toContain(survivor);
       expect(processes).not.toContain(victim);
@@ -99,7 +112,7 @@ describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
   it(
     'drains every process on SIGTERM and exits 0 with none left',
     async () => {
-      const processes = descendants(server.child.pid!);
+      const processes = serverProcessesOf(server.child.pid!);
       expect(processes).toHaveLength(2);
       expect(await server.stop('SIGTERM')).toBe(0);
       // Their last lines may still be in the pipe when the primary's exit is seen.

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { backoffDelayMs } from './domain/backoff.js';
 
 export interface ServerProcessesOptions {
   count: number;
@@ -11,13 +12,17 @@ export interface ServerProcessesOptions {
 /**
  * The primary process of an instance that serves from several processes (one event loop
  * per core): it forks `count` server processes, which share its listening socket, and
- * replaces one that dies while serving. One that exits before it listens stops the
- * instance: its cause (a port in use, a database not reachable) would stop the next one
- * too. SIGTERM and SIGINT are passed on; each process drains its requests, and the
- * primary exits once all have, with 1 if any failed.
+ * replaces one that dies while serving. One that exits before the instance ever listened
+ * stops it: its cause (a port in use, a bad setting) would stop the next one too. A
+ * replacement that exits before it listens is tried again, 1 s later, doubling up to 30 s,
+ * while the others serve. SIGTERM and SIGINT are passed on; each process drains its
+ * requests, and the primary exits once all have, with 1 if any failed.
  */
 export function superviseServerProcesses({ count, log, onMessage }: ServerProcessesOptions): void {
   const listening = new Set<number>();
+  const pendingRestarts = new Set<NodeJS.Timeout>();
+  let instanceListened = false;
+  let failedRestarts = 0;
   let running = 0;
   let stopping: NodeJS.Signals | null = null;
   let exitCode = 0;
@@ -28,6 +33,8 @@ export function superviseServerProcesses({ count, log, onMessage }: ServerProces
   };
   const stop = (signal: NodeJS.Signals) => {
     stopping = signal;
+    for (const timer of pendingRestarts) clearTimeout(timer);
+    pendingRestarts.clear();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     if (running === 0) process.exit(exitCode);
   };
@@ -37,10 +44,15 @@ export function superviseServerProcesses({ count, log, onMessage }: ServerProces
   // the pause of its event loop (measured: p99 at 400 to 500 mutations/s about halved without them).
   cluster.setupPrimary({ execArgv: [...process.execArgv, '--single-threaded-gc'] });
   cluster.on('message', onMessage);
-  cluster.on('listening', (worker) => listening.add(worker.id));
+  cluster.on('listening', (worker) => {
+    listening.add(worker.id);
+    instanceListened = true;
+    failedRestarts = 0;
+  });
   cluster.on('exit', (worker, code, signal) => {
     running--;
     const served = listening.delete(worker.id);
+    const exited = { pid: worker.process.pid, code, signal };
     if (stopping) {
       // One still starting has no handler yet: the signal ends it, as asked.
       if (code !== 0 && signal !== stopping) exitCode = 1;
@@ -48,13 +60,23 @@ export function superviseServerProcesses({ count, log, onMessage }: ServerProces
       return;
     }
     if (served) {
-      log.error({ pid: worker.process.pid, code, signal }, 'a server process exited unexpectedly; starting another');
+      log.error(exited, 'a server process exited unexpectedly; starting another');
       start();
       return;
     }
-    log.error({ pid: worker.process.pid, code, signal }, 'a server process exited before it served; stopping');
-    exitCode = 1;
-    stop('SIGTERM');
+    if (!instanceListened) {
+      log.error(exited, 'a server process exited before the instance served; stopping');
+      exitCode = 1;
+      stop('SIGTERM');
+      return;
+    }
+    const retryInMs = backoffDelayMs(++failedRestarts, 1000, 30_000);
+    log.error({ ...exited, retryInMs }, 'a replacement server process exited before it served; trying again');
+    const timer = setTimeout(() => {
+      pendingRestarts.delete(timer);
+      start();
+    }, retryInMs);
+    pendingRestarts.add(timer);
   });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -1,10 +1,12 @@
 // An instance on PostgreSQL serves from one process per core by default (SERVER_PROCESSES):
 // the primary forks the server processes, which share its port and one rate-limit budget
-// per key (the primary's counters, without Redis); one that dies is replaced; SIGTERM
-// drains them all and the primary exits 0. The embedded database refuses more than one.
-import { readFileSync } from 'node:fs';
+// per key (the primary's counters, without Redis); one that dies is replaced, and a
+// replacement that cannot start is tried again later; SIGTERM drains them all and the
+// primary exits 0. The embedded database refuses more than one.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createEmptyPostgresDatabase, startServer, tempDir, type ChildServer } from '../support/processes.js';
@@ -105,6 +107,26 @@ describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
       expect(processes).toHaveLength(2);
       expect(processes).toContain(survivor);
       expect(processes).not.toContain(victim);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'tries a replacement that fails to start again, later, while the other process serves',
+    async () => {
+      // The sandbox's secrets key, which every server process reads at start, made unreadable.
+      const keyFile = join(dir.path, 'secrets.key');
+      const key = readFileSync(keyFile, 'utf8');
+      rmSync(keyFile);
+      mkdirSync(keyFile);
+      const [victim] = serverProcessesOf(server.child.pid!);
+      process.kill(victim, 'SIGKILL');
+      await server.waitForOutput('a replacement server process exited before it served; trying again');
+      expect(await getOnNewConnection(`${server.url}/healthz`, apiKey)).toBe(200);
+      rmSync(keyFile, { recursive: true });
+      writeFileSync(keyFile, key, { mode: 0o600 });
+      await server.waitForOutput(/(Server listening[^]*){4}/, 60_000);
+      expect(serverProcessesOf(server.child.pid!)).toHaveLength(2);
     },
     TIMEOUT,
   );

@@ -134,7 +134,8 @@ export function descendants(pid: number): number[] {
   return children.flatMap((child) => [child, ...descendants(child)]);
 }
 
-const alive = (pid: number) => {
+/** Whether a process with this id exists. */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;

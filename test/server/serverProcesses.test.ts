@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createEmptyPostgresDatabase, startServer, tempDir, type ChildServer } from '../support/processes.js';
-import { descendants, usesPostgres } from '../reliability/support.js';
+import { alive, descendants, usesPostgres } from '../reliability/support.js';
 
 const TIMEOUT = 120_000;
 const BUDGET = 20;
@@ -139,14 +139,6 @@ describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
       expect(await server.stop('SIGTERM')).toBe(0);
       // Their last lines may still be in the pipe when the primary's exit is seen.
       await server.waitForOutput(/(draining in-flight requests[^]*){2}/);
-      const alive = (pid: number) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
       expect(processes.filter(alive)).toEqual([]);
     },
     TIMEOUT,

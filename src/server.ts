@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { buildApp } from './app.js';
 import { openMigratedDatabase, openServingDatabase, secretsKeyFor } from './bootstrap.js';
 import { loadConfig, type Config } from './config.js';
@@ -15,7 +15,7 @@ import { superviseServerProcesses } from './serverProcesses.js';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-/** What runs once per instance before it serves: the schema, the data migrations, the sandbox's demo tenant. */
+/** What runs once per instance before it serves, on its migrated database: the data migrations and the sandbox's demo tenant. */
 async function prepare(config: Config, database: Database, secretsKey: Buffer, log: pino.Logger): Promise<void> {
   await moveLegacyFisconlineFields(database.prisma, new SecretBox(secretsKey), log);
   if (config.environment === 'sandbox' && config.seedDemoTenant) {
@@ -35,9 +35,9 @@ async function prepare(config: Config, database: Database, secretsKey: Buffer, l
 }
 
 /** Serves requests in this process until SIGTERM or SIGINT, then drains them and exits. */
-async function serve(config: Config, database: Database, secretsKey: Buffer, rateLimitCounter?: WindowCounter): Promise<void> {
+async function serve(config: Config, database: Database, secretsKey: Buffer, logStream: DestinationStream, rateLimitCounter?: WindowCounter): Promise<void> {
   // The test suite checks every response against its schema; the server writes them as presented.
-  const app = await buildApp({ config, database, secretsKey, logStream: await logDestination(), rateLimitCounter, checkResponses: false });
+  const app = await buildApp({ config, database, secretsKey, logStream, rateLimitCounter, checkResponses: false });
 
   const sweep = setInterval(() => {
     app.ctx.idempotency.sweep().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
@@ -71,14 +71,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const secretsKey = secretsKeyFor(config);
   if (cluster.isWorker) {
-    await serve(config, await openServingDatabase(config), secretsKey, new PrimaryProcessCounter(process));
+    await serve(config, await openServingDatabase(config), secretsKey, await logDestination(), new PrimaryProcessCounter(process));
     return;
   }
-  const log = pino({ level: config.logLevel }, await logDestination());
+  const logStream = await logDestination();
+  const log = pino({ level: config.logLevel }, logStream);
   const database = await openMigratedDatabase(config);
   await prepare(config, database, secretsKey, log);
   if (config.serverProcesses === 1) {
-    await serve(config, database, secretsKey);
+    await serve(config, database, secretsKey, logStream);
     return;
   }
   // Each server process opens its own share of the pool.

@@ -24,44 +24,47 @@ const ticksPerSecond = (() => {
   }
 })();
 
-/** The command name, parent pid and user + system CPU seconds of one process (all its threads), from /proc/<pid>/stat. */
-function processCpu(pid: string): { name: string; parent: string; seconds: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return {
-      name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-      parent: fields[1],
-      seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
-    };
-  } catch {
-    return null;
+interface ProcessStat {
+  name: string;
+  parent: string;
+  /** User + system CPU seconds of all its threads. */
+  seconds: number;
+}
+
+/** Every process of the machine, by pid, from one pass over /proc/<pid>/stat. */
+function readProcesses(): Map<string, ProcessStat> {
+  const processes = new Map<string, ProcessStat>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      processes.set(pid, {
+        name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        parent: fields[1],
+        seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+      });
+    } catch {
+      // exited while being read
+    }
   }
+  return processes;
 }
 
 /** The pids of `root` and every process it started, directly or not. */
-export function processTree(root: number): string[] {
+export function processTree(root: number, processes = readProcesses()): string[] {
   const children = new Map<string, string[]>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const parent = processCpu(pid)?.parent;
-    if (parent) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  }
+  for (const [pid, { parent }] of processes) children.set(parent, [...(children.get(parent) ?? []), pid]);
   const tree = [String(root)];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;
 }
 
 export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
-  if (serverPid === undefined || !processCpu(String(serverPid))) return null;
-  const server = new Map<string, number>();
-  for (const pid of processTree(serverPid)) server.set(pid, processCpu(pid)?.seconds ?? 0);
-  const database = new Map<string, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const cpu = processCpu(pid);
-    if (cpu?.name.startsWith('postgres')) database.set(pid, cpu.seconds);
-  }
+  const processes = readProcesses();
+  if (serverPid === undefined || !processes.has(String(serverPid))) return null;
+  const server = new Map(processTree(serverPid, processes).map((pid) => [pid, processes.get(pid)?.seconds ?? 0]));
+  const database = new Map([...processes].filter(([, stat]) => stat.name.startsWith('postgres')).map(([pid, stat]) => [pid, stat.seconds]));
   const own = process.cpuUsage();
   return { server, database, generator: (own.user + own.system) / 1e6 };
 }

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const secretsKey = secretsKeyFor(config);
   if (cluster.isWorker) {
-    await serve(config, await openServingDatabase(config), secretsKey, await logDestination(), new PrimaryProcessCounter(process, config.rateLimitPerSecond));
+    await serve(config, await openServingDatabase(config), secretsKey, await logDestination(), new PrimaryProcessCounter(process));
     return;
   }
   const logStream = await logDestination();

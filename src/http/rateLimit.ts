@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-export const WINDOW_MS = 1000;
+const WINDOW_MS = 1000;
 const REDIS_NAMESPACE = 'fiscal-rl:';
 /** Key hashes remembered as authenticated, newest last; the oldest are forgotten past this. */
 const KNOWN_KEYS = 10_000;
@@ -34,27 +34,12 @@ export interface WindowCounter {
   peek(budget: string): Promise<Window>;
 }
 
-/** A window's count and when it ends (epoch milliseconds). */
-export interface CountedWindow {
-  count: number;
-  endsAt: number;
-}
-
 /** Counters in this process's memory. */
 export class MemoryCounter implements WindowCounter {
-  private readonly windows = new Map<string, CountedWindow>();
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
   private nextSweep = 0;
 
   async hit(budget: string): Promise<Window> {
-    return windowAt(this.add(budget, 1), Date.now());
-  }
-
-  async peek(budget: string): Promise<Window> {
-    return windowAt(this.current(budget), Date.now());
-  }
-
-  /** Counts `units` requests against `budget` at once. */
-  add(budget: string, units: number): CountedWindow {
     const now = Date.now();
     this.sweep(now);
     let window = this.windows.get(budget);
@@ -62,15 +47,14 @@ export class MemoryCounter implements WindowCounter {
       window = { count: 0, endsAt: now + WINDOW_MS };
       this.windows.set(budget, window);
     }
-    window.count += units;
-    return { ...window };
+    window.count++;
+    return { count: window.count, resetMs: window.endsAt - now };
   }
 
-  /** The current window of `budget`, counting nothing. */
-  current(budget: string): CountedWindow {
+  async peek(budget: string): Promise<Window> {
     const now = Date.now();
     const window = this.windows.get(budget);
-    return window && window.endsAt > now ? { ...window } : { count: 0, endsAt: now + WINDOW_MS };
+    return window && window.endsAt > now ? { count: window.count, resetMs: window.endsAt - now } : { count: 0, resetMs: WINDOW_MS };
   }
 
   /** Drops ended windows once a window, so memory holds the callers of about the last second only. */
@@ -80,9 +64,6 @@ export class MemoryCounter implements WindowCounter {
     for (const [budget, window] of this.windows) if (window.endsAt <= now) this.windows.delete(budget);
   }
 }
-
-/** A counted window as seen at `now`. */
-export const windowAt = ({ count, endsAt }: CountedWindow, now: number): Window => ({ count, resetMs: Math.max(0, endsAt - now) });
 
 /** The replies of a Redis transaction, or its first error. */
 function replies(results: [Error | null, unknown][] | null): unknown[] {

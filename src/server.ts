@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   }
   // Each server process opens its own share of the pool.
   await database.close();
-  superviseServerProcesses({ count: config.serverProcesses, log, onMessage: answerCounterRequests() });
+  superviseServerProcesses({ count: config.serverProcesses, log, onMessage: answerCounterRequests(config.rateLimitPerSecond) });
 }
 
 main().catch((error) => {

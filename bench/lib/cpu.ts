@@ -54,7 +54,11 @@ function readProcesses(): Map<string, ProcessStat> {
 /** The pids of `root` and every process it started, directly or not. */
 export function processTree(root: number, processes = readProcesses()): string[] {
   const children = new Map<string, string[]>();
-  for (const [pid, { parent }] of processes) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  for (const [pid, { parent }] of processes) {
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(pid);
+    else children.set(parent, [pid]);
+  }
   const tree = [String(root)];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;

@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-const WINDOW_MS = 1000;
+export const WINDOW_MS = 1000;
 const REDIS_NAMESPACE = 'fiscal-rl:';
 /** Key hashes remembered as authenticated, newest last; the oldest are forgotten past this. */
 const KNOWN_KEYS = 10_000;
@@ -34,36 +34,58 @@ export interface WindowCounter {
   peek(budget: string): Promise<Window>;
 }
 
+/** A window's count and when it ends (epoch milliseconds). */
+export interface CountedWindow {
+  count: number;
+  endsAt: number;
+  /** What the budget counted in the window just before this one (0 after a quiet window). */
+  previousCount: number;
+}
+
 /** Counters in this process's memory. */
 export class MemoryCounter implements WindowCounter {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  private readonly windows = new Map<string, CountedWindow>();
   private nextSweep = 0;
 
   async hit(budget: string): Promise<Window> {
     const now = Date.now();
-    this.sweep(now);
-    let window = this.windows.get(budget);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + WINDOW_MS };
-      this.windows.set(budget, window);
-    }
-    window.count++;
-    return { count: window.count, resetMs: window.endsAt - now };
+    return windowAt(this.add(budget, 1, now), now);
   }
 
   async peek(budget: string): Promise<Window> {
     const now = Date.now();
-    const window = this.windows.get(budget);
-    return window && window.endsAt > now ? { count: window.count, resetMs: window.endsAt - now } : { count: 0, resetMs: WINDOW_MS };
+    return windowAt(this.current(budget, now), now);
   }
 
-  /** Drops ended windows once a window, so memory holds the callers of about the last second only. */
+  /** Counts `units` requests against `budget` at `now`. */
+  add(budget: string, units: number, now: number): CountedWindow {
+    this.sweep(now);
+    let window = this.windows.get(budget);
+    if (!window || window.endsAt <= now) {
+      const previousCount = window && now - window.endsAt < WINDOW_MS ? window.count : 0;
+      window = { count: 0, endsAt: now + WINDOW_MS, previousCount };
+      this.windows.set(budget, window);
+    }
+    window.count += units;
+    return { ...window };
+  }
+
+  /** The window of `budget` at `now`, counting nothing. */
+  current(budget: string, now: number): CountedWindow {
+    const window = this.windows.get(budget);
+    return window && window.endsAt > now ? { ...window } : { count: 0, endsAt: now + WINDOW_MS, previousCount: 0 };
+  }
+
+  /** Drops windows that ended a window ago, so memory holds the callers of about the last two seconds only. */
   private sweep(now: number): void {
     if (now < this.nextSweep) return;
     this.nextSweep = now + WINDOW_MS;
-    for (const [budget, window] of this.windows) if (window.endsAt <= now) this.windows.delete(budget);
+    for (const [budget, window] of this.windows) if (window.endsAt + WINDOW_MS <= now) this.windows.delete(budget);
   }
 }
+
+/** A counted window as seen at `now`. */
+export const windowAt = ({ count, endsAt }: CountedWindow, now: number): Window => ({ count, resetMs: Math.max(0, endsAt - now) });
 
 /** The replies of a Redis transaction, or its first error. */
 function replies(results: [Error | null, unknown][] | null): unknown[] {

@@ -71,6 +71,9 @@ export interface AppDependencies {
   checkResponses?: boolean;
 }
 
+/** Fastify's trustProxy for TRUST_PROXY: a number of hops trusts that many proxies nearest the service, whatever their addresses. */
+const trustedProxies = (trust: Config['trustProxy']) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
+
 export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date(), rateLimitCounter, checkResponses = true }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -83,6 +86,8 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     },
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
+    // Behind proxies the client's address (rate limits, logs) is the one they forwarded.
+    trustProxy: trustedProxies(config.trustProxy),
     // A client that reconnects now and then is dealt to the next server process (serverProcesses.ts).
     maxRequestsPerSocket: 1000,
     return503OnClosing: false,

@@ -1,10 +1,45 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+/** The address ranges proxy-addr names (Fastify's trustProxy understands them). */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, an address/prefix (CIDR) or a named range of trusted proxies. */
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Which proxies in front of the service to believe about the client's address
+ * (X-Forwarded-For): a number of hops, or the proxies' addresses. "Every proxy" is not
+ * offered: any client could then name its own address and escape its rate limit.
+ */
+const trustedProxies = z
+  .string()
+  .transform((value, context): number | string[] => {
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops >= 1 && hops <= 10) return hops;
+    } else {
+      const entries = value.split(',').map((entry) => entry.trim());
+      if (entries.every(isProxyAddress)) return entries;
+    }
+    context.addIssue({
+      code: 'custom',
+      message: 'must be a number of proxy hops (1 to 10) or a comma-separated list of proxy addresses, CIDR ranges or loopback, linklocal, uniquelocal',
+    });
+    return z.NEVER;
+  });
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -20,6 +55,7 @@ const ConfigSchema = z.object({
   ADMIN_TOKEN: z.string().min(16).optional(),
   REDIS_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(500),
+  TRUST_PROXY: trustedProxies.optional(),
   SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(),
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(24).default(24),
   DEVICE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
@@ -60,6 +96,8 @@ export interface Config {
   adminToken: string | undefined;
   redisUrl: string | undefined;
   rateLimitPerSecond: number;
+  /** The proxies whose X-Forwarded-For names the client (hops, or their addresses); false: the socket's peer is the client. */
+  trustProxy: number | string[] | false;
   secretsKey: string | undefined;
   idempotencyRetentionHours: number;
   deviceTimeoutMs: number;
@@ -134,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     adminToken: raw.ADMIN_TOKEN,
     redisUrl: raw.REDIS_URL,
     rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,
+    trustProxy: raw.TRUST_PROXY ?? false,
     secretsKey: raw.SECRETS_KEY,
     idempotencyRetentionHours: raw.IDEMPOTENCY_RETENTION_HOURS,
     deviceTimeoutMs: raw.DEVICE_TIMEOUT_MS,

@@ -28,7 +28,7 @@ describe('top level', () => {
 
   it('.env.example lists every setting the README names', () => {
     const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
-    for (const name of ['PORT', 'HOST', 'SERVICE_ENV', 'DATABASE_URL', 'DATA_DIR', 'ADMIN_TOKEN', 'REDIS_URL', 'RATE_LIMIT_PER_SECOND', 'SECRETS_KEY', 'PUBLIC_BASE_URL']) {
+    for (const name of ['PORT', 'HOST', 'SERVICE_ENV', 'DATABASE_URL', 'DATA_DIR', 'ADMIN_TOKEN', 'REDIS_URL', 'RATE_LIMIT_PER_SECOND', 'TRUST_PROXY', 'SECRETS_KEY', 'PUBLIC_BASE_URL']) {
       expect(example).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
     }
   });

@@ -24,7 +24,7 @@ function isProxyAddress(entry: string): boolean {
  * (X-Forwarded-For): a number of hops, or the proxies' addresses. "Every proxy" is not
  * offered: any client could then name its own address and escape its rate limit.
  */
-const trustedProxies = z
+const trustProxySetting = z
   .string()
   .transform((value, context): number | string[] => {
     if (/^\d+$/.test(value)) {
@@ -55,7 +55,7 @@ const ConfigSchema = z.object({
   ADMIN_TOKEN: z.string().min(16).optional(),
   REDIS_URL: z.string().url().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(500),
-  TRUST_PROXY: trustedProxies.optional(),
+  TRUST_PROXY: trustProxySetting.optional(),
   SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(),
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(24).default(24),
   DEVICE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),

@@ -112,7 +112,7 @@ export class PrimaryProcessCounter implements WindowCounter {
     if (lease.endsAt && lease.endsAt <= now) this.endWindow(lease, now);
     if (lease.next <= lease.last) {
       lease.servedInWindow++;
-      return Promise.resolve({ count: lease.next++, resetMs: lease.endsAt - now });
+      return Promise.resolve(windowAt({ count: lease.next++, endsAt: lease.endsAt }, now));
     }
     return new Promise((resolve, reject) => {
       if (!this.parent.send) return reject(new Error('not started by a primary process'));
@@ -169,14 +169,14 @@ export class PrimaryProcessCounter implements WindowCounter {
     if (!pending) return;
     this.pending.delete(id);
     const now = Date.now();
-    if ('peek' in pending) return pending.peek.resolve(windowAt({ count, endsAt, previousCount: 0 }, now));
+    if ('peek' in pending) return pending.peek.resolve(windowAt({ count, endsAt }, now));
     const lease = this.settled(pending.budget, pending.ahead);
     if (endsAt !== lease.endsAt && endsAt > now) {
       if (lease.endsAt) this.endWindow(lease, now);
       lease.endsAt = endsAt;
     }
     let next = count - granted + 1;
-    for (const waiter of pending.waiters) waiter.resolve({ count: next++, resetMs: Math.max(0, endsAt - now) });
+    for (const waiter of pending.waiters) waiter.resolve(windowAt({ count: next++, endsAt }, now));
     if (endsAt === lease.endsAt) {
       lease.servedInWindow += pending.waiters.length;
       if (next <= count) [lease.next, lease.last] = [next, count];

@@ -85,7 +85,7 @@ export class MemoryCounter implements WindowCounter {
 }
 
 /** A counted window as seen at `now`. */
-export const windowAt = ({ count, endsAt }: CountedWindow, now: number): Window => ({ count, resetMs: Math.max(0, endsAt - now) });
+export const windowAt = ({ count, endsAt }: Pick<CountedWindow, 'count' | 'endsAt'>, now: number): Window => ({ count, resetMs: Math.max(0, endsAt - now) });
 
 /** The replies of a Redis transaction, or its first error. */
 function replies(results: [Error | null, unknown][] | null): unknown[] {

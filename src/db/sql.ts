@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Prisma as PrismaNs } from './generated/client.js';
+import { allPrepared, runPreparedBatch } from './preparedBatch.js';
 
 /**
  * Plain SQL with positional parameters, for the paths that run on every
@@ -157,7 +158,7 @@ function poolSql(pool: pg.Pool): SqlClient {
   };
 }
 
-/** A statement held for the next batch; without params it goes as a simple query (BEGIN, COMMIT). */
+/** A statement held for the next batch (BEGIN and COMMIT have no params; they are prepared like the rest). */
 interface Held {
   text: string;
   params?: readonly unknown[];
@@ -189,11 +190,12 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
   };
   let begun = false;
   const send = async <T extends object>(last: Held): Promise<T[]> => {
-    const batch = [...held.splice(0), last];
+    const batch = [...held.splice(0), last].map((item) => statement(item.text, item.params ?? []));
     begun = true;
     corkUntilTickEnds();
-    const pending = batch.map((item) => (item.params ? client.query<T>(statement(item.text, item.params)) : client.query<T>(item.text)));
-    const results = await Promise.allSettled(pending);
+    if (allPrepared(client, batch)) return (await runPreparedBatch(client, batch)).at(-1) as T[];
+    // A statement this connection has not prepared yet goes with its own Sync, as pg records it prepared once parsed.
+    const results = await Promise.allSettled(batch.map((item) => client.query<T>(item)));
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) throw failed.reason;
     return (results[results.length - 1] as PromiseFulfilledResult<pg.QueryResult<T>>).value.rows;

@@ -1,0 +1,130 @@
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertWritten, isNothingWritten, postgresSql, type SqlDatabase } from '../../src/db/sql.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+
+// A transaction's statements go to PostgreSQL under one Sync once its connection has prepared them
+// (src/db/preparedBatch.ts): one answer from the server a batch, not one a statement.
+describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => {
+  let t: TestDatabase;
+  let pool: pg.Pool;
+  let sql: SqlDatabase;
+  let syncs = 0;
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    // One connection, so every transaction meets the statements the ones before it prepared.
+    pool = new pg.Pool({ connectionString: t.url, max: 1, pipeline: true });
+    pool.on('connect', (client) => {
+      const connection = (client as pg.PoolClient & { connection: { sync(): void } }).connection;
+      const sync = connection.sync.bind(connection);
+      connection.sync = () => {
+        syncs += 1;
+        sync();
+      };
+    });
+    sql = postgresSql(pool);
+    await sql.query('CREATE TABLE batch_probe (id text PRIMARY KEY, n int NOT NULL DEFAULT 0)');
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await t.drop();
+  });
+
+  beforeEach(async () => {
+    await sql.query('DELETE FROM batch_probe');
+  });
+
+  const count = async () => (await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM batch_probe'))[0].n;
+
+  // BEGIN, two held writes and a read leave together; then COMMIT.
+  const insertTwoAndRead = (a: string, b: string) =>
+    sql.transaction(async (tx) => {
+      await tx.write('INSERT INTO batch_probe (id) VALUES ($1)', [a]);
+      await tx.write('INSERT INTO batch_probe (id, n) VALUES ($1, $2)', [b, 2]);
+      return tx.query<{ id: string; n: number }>('SELECT id, n FROM batch_probe WHERE id = ANY($1) ORDER BY id', [[a, b]]);
+    });
+
+  it('sends a transaction statement by statement until its connection has prepared them, then one Sync a batch', async () => {
+    syncs = 0;
+    expect(await insertTwoAndRead('a1', 'b1')).toEqual([
+      { id: 'a1', n: 0 },
+      { id: 'b1', n: 2 },
+    ]);
+    expect(syncs).toBe(5);
+
+    syncs = 0;
+    expect(await insertTwoAndRead('a2', 'b2')).toEqual([
+      { id: 'a2', n: 0 },
+      { id: 'b2', n: 2 },
+    ]);
+    expect(syncs).toBe(2);
+    expect(await count()).toBe(4);
+  });
+
+  it('a failure inside a batch fails the transaction with its error, commits nothing, and leaves the connection usable', async () => {
+    await insertTwoAndRead('p1', 'p2');
+    syncs = 0;
+    await expect(insertTwoAndRead('p1', 'p3')).rejects.toMatchObject({ code: '23505' });
+    // one batch (the ROLLBACK after it is a simple query, without a Sync)
+    expect(syncs).toBe(1);
+    expect(await count()).toBe(2);
+
+    syncs = 0;
+    expect(await insertTwoAndRead('p4', 'p5')).toHaveLength(2);
+    expect(syncs).toBe(2);
+    expect(await count()).toBe(4);
+  });
+
+  it('a held write that changes nothing (assertWritten) fails the batch it went with, and is recognised as such', async () => {
+    const bump = `WITH written AS (UPDATE batch_probe SET n = n + 1 WHERE id = $1 RETURNING 1) SELECT ${assertWritten('probe missing')}`;
+    await sql.query("INSERT INTO batch_probe (id) VALUES ('w1')");
+    const bumpThenRead = (id: string) =>
+      sql.transaction(async (tx) => {
+        await tx.write(bump, [id]);
+        return tx.query<{ n: number }>("SELECT n FROM batch_probe WHERE id = 'w1'");
+      });
+    expect(await bumpThenRead('w1')).toEqual([{ n: 1 }]);
+    syncs = 0;
+    const error = await bumpThenRead('nobody').catch((caught: unknown) => caught);
+    expect(isNothingWritten(error, 'probe missing')).toBe(true);
+    expect(syncs).toBe(1);
+    expect(await bumpThenRead('w1')).toEqual([{ n: 2 }]);
+  });
+
+  it('a parameter that cannot be sent fails before anything of its batch is written', async () => {
+    await insertTwoAndRead('v1', 'v2');
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    syncs = 0;
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.write('INSERT INTO batch_probe (id) VALUES ($1)', ['v3']);
+        await tx.write('INSERT INTO batch_probe (id, n) VALUES ($1, $2)', [circular, 2]);
+        return tx.query('SELECT id, n FROM batch_probe WHERE id = ANY($1) ORDER BY id', [['v3']]);
+      }),
+    ).rejects.toThrow(/circular/i);
+    expect(syncs).toBe(0);
+    expect(await count()).toBe(2);
+    expect(await insertTwoAndRead('v4', 'v5')).toHaveLength(2);
+  });
+
+  it('statements issued together go as batches of their own in one round trip, each seeing the ones before it', async () => {
+    const together = () =>
+      sql.transaction(async (tx) => {
+        await tx.write('INSERT INTO batch_probe (id) VALUES ($1)', ['t1']);
+        const [first, second] = await Promise.all([
+          tx.query<{ n: number }>('SELECT count(*)::int AS n FROM batch_probe'),
+          tx.query<{ n: number }>('SELECT count(*)::int + 100 AS n FROM batch_probe'),
+        ]);
+        await tx.write('DELETE FROM batch_probe');
+        return [first[0].n, second[0].n];
+      });
+    expect(await together()).toEqual([1, 101]);
+    syncs = 0;
+    expect(await together()).toEqual([1, 101]);
+    // [BEGIN, insert, first read], [second read], [delete, COMMIT]
+    expect(syncs).toBe(3);
+  });
+});

@@ -1,7 +1,9 @@
 // Logs are pretty-printed on a developer's terminal, JSON lines everywhere else; pretty lines are
 // redacted like JSON ones.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { logDestination, prettyLogs } from '../../src/lib/logDestination.js';
 import { createTestApp } from '../support/testApp.js';
 
@@ -29,9 +31,32 @@ describe('prettyLogs', () => {
 });
 
 describe('logDestination', () => {
-  it('writes JSON lines to standard output asynchronously in production and anywhere that is not a terminal', async () => {
+  it('writes JSON lines to standard output asynchronously, in blocks, in production and anywhere that is not a terminal', async () => {
     for (const destination of [await logDestination({ NODE_ENV: 'production' }, terminal()), await logDestination({}, terminal(false))]) {
-      expect(destination).toMatchObject({ fd: 1, sync: false, minLength: 0 });
+      expect(destination).toMatchObject({ fd: 1, sync: false, minLength: 4096 });
+    }
+  });
+
+  it('a line waiting for its block is written within a quarter of a second, and what waits at exit is written too', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/logThroughDestination.ts'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = once(child, 'exit');
+    try {
+      // stderr is written at once: it tells when the line was logged.
+      await vi.waitFor(() => expect(err).toContain('logged'), { timeout: 20_000, interval: 5 });
+      const loggedAt = Date.now();
+      // Written by the periodic flush: the line alone is far below a block.
+      await vi.waitFor(() => expect(out).toContain('first line'), { timeout: 1000, interval: 5 });
+      expect(Date.now() - loggedAt).toBeLessThan(1000);
+      child.stdin.end('exit\n');
+      await exited;
+      expect(out).toContain('last line');
+      expect(out.trim().split('\n').map((line) => JSON.parse(line).msg)).toEqual(['first line', 'last line']);
+    } finally {
+      child.kill();
     }
   });
 

@@ -1,7 +1,10 @@
 import pg from 'pg';
 import { prepareValue } from 'pg/lib/utils.js';
 
-/** A statement as the pool's connections prepare it: named after its text, with its parameters. */
+/** Parameters in the form pg sends them (text, or a Buffer, or null), as pg's own queries convert them. */
+export const wireValues = (values: readonly unknown[]): unknown[] => values.map((value) => prepareValue(value));
+
+/** A statement as the pool's connections prepare it: named after its text, with its parameters (see wireValues). */
 export interface NamedStatement {
   name: string;
   text: string;
@@ -39,19 +42,13 @@ class PreparedBatch extends pg.Query {
     super({ text: statements.map(({ name }) => name).join(';') }, callback);
     // pg's types declare submit as a property; a batch sends Bind, Describe and Execute per statement, then one Sync.
     this.submit = ((connection: ProtocolConnection) => {
-      let bound: unknown[][];
-      try {
-        bound = statements.map(({ values }) => values.map((value) => prepareValue(value)));
-      } catch (error) {
-        return error as Error;
-      }
       connection.stream.cork();
       try {
-        statements.forEach(({ name }, index) => {
-          connection.bind({ statement: name, values: bound[index] });
+        for (const { name, values } of statements) {
+          connection.bind({ statement: name, values });
           connection.describe({ type: 'P', name: '' });
           connection.execute({ portal: '' });
-        });
+        }
         connection.sync();
       } finally {
         connection.stream.uncork();

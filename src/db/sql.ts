@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Prisma as PrismaNs } from './generated/client.js';
-import { allPrepared, runPreparedBatch } from './preparedBatch.js';
+import { allPrepared, runPreparedBatch, wireValues } from './preparedBatch.js';
 
 /**
  * Plain SQL with positional parameters, for the paths that run on every
@@ -158,7 +158,9 @@ function poolSql(pool: pg.Pool): SqlClient {
   };
 }
 
-/** A statement held for the next batch (BEGIN and COMMIT have no params; they are prepared like the rest). */
+/** A statement held for the next batch (BEGIN has no params; it is prepared like the rest). */
+const COMMIT = Symbol('COMMIT');
+
 interface Held {
   text: string;
   params?: readonly unknown[];
@@ -189,16 +191,29 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
     });
   };
   let begun = false;
-  const send = async <T extends object>(last: Held): Promise<T[]> => {
-    const batch = [...held.splice(0), last].map((item) => statement(item.text, item.params ?? []));
+  /** Sends what is held, then `last` (a statement, or the COMMIT); resolves with `last`'s rows. */
+  const send = async <T extends object>(last: Held | typeof COMMIT): Promise<T[]> => {
+    const items = last === COMMIT ? held.splice(0) : [...held.splice(0), last];
+    // Values in their text form first: a value pg cannot send fails the transaction here, before
+    // anything of the batch leaves, so a COMMIT never goes out behind a statement that did not.
+    const batch = items.map((item) => statement(item.text, wireValues(item.params ?? [])));
     begun = true;
     corkUntilTickEnds();
-    if (allPrepared(client, batch)) return (await runPreparedBatch(client, batch)).at(-1) as T[];
-    // A statement this connection has not prepared yet goes with its own Sync, as pg records it prepared once parsed.
-    const results = await Promise.allSettled(batch.map((item) => client.query<T>(item)));
+    const pending: Promise<unknown[]>[] = [];
+    if (allPrepared(client, batch)) {
+      if (batch.length) pending.push(runPreparedBatch(client, batch).then((rows) => rows.at(-1) ?? []));
+    } else {
+      // A statement this connection has not prepared yet goes with its own Sync, as pg records it prepared once parsed.
+      pending.push(...batch.map((item) => client.query(item).then(({ rows }) => rows)));
+    }
+    // COMMIT goes as a simple query: PostgreSQL then sends its acknowledgement before it reads
+    // another message. Committed by an Execute, the acknowledgement would wait for the Sync behind
+    // it, and a backend terminated in between dies with the commit done and unacknowledged.
+    if (last === COMMIT) pending.push(client.query('COMMIT').then(({ rows }) => rows));
+    const results = await Promise.allSettled(pending);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) throw failed.reason;
-    return (results[results.length - 1] as PromiseFulfilledResult<pg.QueryResult<T>>).value.rows;
+    return (results[results.length - 1] as PromiseFulfilledResult<T[]>).value;
   };
   const sql: SqlClient = {
     query: <T extends object>(text: string, params: readonly unknown[] = []) => send<T>({ text, params }),
@@ -209,7 +224,7 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
   };
   return {
     sql,
-    commit: () => send({ text: 'COMMIT' }),
+    commit: () => send(COMMIT),
     /** Whether anything reached the server (else there is nothing to roll back). */
     begun: () => begun,
     /** Drops what was held and not sent. */

@@ -149,8 +149,11 @@ describe('logs', () => {
       const generatedId = generated.headers.get('x-request-id')!;
       expect(generatedId).toBeTruthy();
 
-      // pino writes asynchronously: wait until the last request's completion is logged
-      await server.waitForOutput(new RegExp(`"reqId":"${generatedId}".*request completed`));
+      // Log lines leave each server process in blocks, within a quarter of a second: wait until
+      // every request's completion is logged.
+      for (const requestId of ['log-trace-list', 'log-trace-create', 'log-trace-ita', 'log-trace-invalid', 'log-trace-401', generatedId]) {
+        await server.waitForOutput(new RegExp(`"reqId":"${requestId}".*request completed`));
+      }
 
       const output = server.stdout() + server.stderr();
       for (const secret of [apiKey, itaKey, unknownKey, apiKey.slice('svc_test_deu_'.length), ADMIN, SECRETS_KEY, FISCONLINE_PASSWORD, FISCONLINE_PIN]) {

@@ -5,6 +5,7 @@
 // primary exits 0. The embedded database refuses more than one.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,7 +88,13 @@ describe.skipIf(!usesPostgres)('several server processes (PostgreSQL)', () => {
       expect(serverProcessesOf(server.child.pid!)).toHaveLength(2);
       // Their garbage collector runs on their own thread only (serverProcesses.ts says why).
       for (const pid of serverProcessesOf(server.child.pid!)) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--single-threaded-gc');
-      const statuses = await Promise.all(Array.from({ length: 2 * BUDGET }, () => getOnNewConnection(`${server.url}/v1/merchants`, apiKey)));
+      const burst = () => Promise.all(Array.from({ length: 2 * BUDGET }, () => getOnNewConnection(`${server.url}/v1/merchants`, apiKey)));
+      // A first burst opens each process's database connections and runs the route for the first
+      // time: on a slow host that took well over a second, so the burst's requests reached the
+      // processes in two windows of the budget. The measured burst comes after its window is over.
+      await burst();
+      await sleep(2 * 1000 + 100);
+      const statuses = await burst();
       expect(statuses.filter((status) => status === 200)).toHaveLength(BUDGET);
       expect(statuses.filter((status) => status === 429)).toHaveLength(BUDGET);
       expect(servingPids(server.stdout())).toEqual(new Set(serverProcessesOf(server.child.pid!)));

@@ -158,9 +158,10 @@ function poolSql(pool: pg.Pool): SqlClient {
   };
 }
 
-/** A statement held for the next batch (BEGIN has no params; it is prepared like the rest). */
+/** What ends a transaction's last batch; it goes as a simple query (see send). */
 const COMMIT = Symbol('COMMIT');
 
+/** A statement held for the next batch (BEGIN has no params; it is prepared like the rest). */
 interface Held {
   text: string;
   params?: readonly unknown[];

@@ -158,8 +158,13 @@ function poolSql(pool: pg.Pool): SqlClient {
   };
 }
 
-/** What ends a transaction's last batch; it goes as a simple query (see send). */
-const COMMIT = Symbol('COMMIT');
+/** The transaction was aborted by a failed statement whose error its work did not let through: COMMIT rolled it back. */
+export class RolledBackAtCommitError extends Error {
+  constructor() {
+    super('The transaction was rolled back at COMMIT: one of its statements had failed');
+    this.name = 'RolledBackAtCommitError';
+  }
+}
 
 /** A statement held for the next batch (BEGIN has no params; it is prepared like the rest). */
 interface Held {
@@ -167,13 +172,35 @@ interface Held {
   params?: readonly unknown[];
 }
 
+/** A read waiting in the batch of its turn: its rows are those of the batch's statement at `index`. */
+interface Waiting {
+  index: number;
+  resolve(rows: unknown[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Sends `statements` in one write. Once the connection has prepared them all they go under
+ * one Sync, so PostgreSQL answers them in one write; until then each goes with its own Sync,
+ * as pg records a statement prepared once parsed. Resolves with each statement's rows; the
+ * first failure rejects it (in a transaction nothing after a failed statement runs anyway).
+ */
+async function sendStatements(client: pg.PoolClient, statements: ReturnType<typeof statement>[]): Promise<unknown[][]> {
+  if (!statements.length) return [];
+  if (allPrepared(client, statements)) return runPreparedBatch(client, statements);
+  const results = await Promise.allSettled(statements.map((item) => client.query(item).then(({ rows }) => rows as unknown[])));
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown[]>).value);
+}
+
 /**
  * A transaction's connection, pipelined (the pool runs pg in pipeline mode):
  * BEGIN and the writes (SqlClient.write) are held and sent with the next
  * statement, or with COMMIT, in one write to the socket, so a transaction costs
- * a round trip per statement whose rows it reads, and one for the rest.
- * Statements issued in the same tick (`Promise.all` of queries) leave in that
- * same write, so independent reads share a round trip. The first failure of a
+ * a round trip per statement whose rows it reads, and one for the rest. The reads
+ * issued in one turn of the event loop (`Promise.all` of queries) join one batch,
+ * so independent reads share a round trip and one answer. The first failure of a
  * batch is the batch's: the server aborts the transaction at it, and a COMMIT
  * behind it only rolls back.
  */
@@ -192,32 +219,48 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
     });
   };
   let begun = false;
-  /** Sends what is held, then `last` (a statement, or the COMMIT); resolves with `last`'s rows. */
-  const send = async <T extends object>(last: Held | typeof COMMIT): Promise<T[]> => {
-    const items = last === COMMIT ? held.splice(0) : [...held.splice(0), last];
-    // Values in their text form first: a value pg cannot send fails the transaction here, before
-    // anything of the batch leaves, so a COMMIT never goes out behind a statement that did not.
-    const batch = items.map((item) => statement(item.text, wireValues(item.params ?? [])));
+  /** A value pg could not send: the held writes it went with are gone, so the transaction must not commit. */
+  let unsendable: unknown;
+  // Values in their text form first: a value pg cannot send fails here, before anything of its batch leaves.
+  const takeHeld = (last?: Held) => {
+    const items = last ? [...held.splice(0), last] : held.splice(0);
+    try {
+      return items.map((item) => statement(item.text, wireValues(item.params ?? [])));
+    } catch (error) {
+      unsendable ??= error;
+      throw error;
+    }
+  };
+  let turn: { statements: ReturnType<typeof statement>[]; waiting: Waiting[] } | undefined;
+  const sendTurn = () => {
+    const { statements, waiting } = turn!;
+    turn = undefined;
     begun = true;
     corkUntilTickEnds();
-    const pending: Promise<unknown[]>[] = [];
-    if (allPrepared(client, batch)) {
-      if (batch.length) pending.push(runPreparedBatch(client, batch).then((rows) => rows.at(-1) ?? []));
-    } else {
-      // A statement this connection has not prepared yet goes with its own Sync, as pg records it prepared once parsed.
-      pending.push(...batch.map((item) => client.query(item).then(({ rows }) => rows)));
-    }
-    // COMMIT goes as a simple query: PostgreSQL then sends its acknowledgement before it reads
-    // another message. Committed by an Execute, the acknowledgement would wait for the Sync behind
-    // it, and a backend terminated in between dies with the commit done and unacknowledged.
-    if (last === COMMIT) pending.push(client.query('COMMIT').then(({ rows }) => rows));
-    const results = await Promise.allSettled(pending);
-    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failed) throw failed.reason;
-    return (results[results.length - 1] as PromiseFulfilledResult<T[]>).value;
+    sendStatements(client, statements).then(
+      (rows) => waiting.forEach((read) => read.resolve(rows[read.index])),
+      (error: unknown) => waiting.forEach((read) => read.reject(error)),
+    );
   };
+  const query = <T extends object>(text: string, params: readonly unknown[] = []) =>
+    new Promise<T[]>((resolve, reject) => {
+      let statements: ReturnType<typeof statement>[];
+      try {
+        statements = takeHeld({ text, params });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      if (!turn) {
+        turn = { statements: [], waiting: [] };
+        // After the turn's microtasks: the reads they issue join this batch.
+        process.nextTick(sendTurn);
+      }
+      turn.statements.push(...statements);
+      turn.waiting.push({ index: turn.statements.length - 1, resolve: resolve as (rows: unknown[]) => void, reject });
+    });
   const sql: SqlClient = {
-    query: <T extends object>(text: string, params: readonly unknown[] = []) => send<T>({ text, params }),
+    query,
     async write(text: string, params: readonly unknown[] = []) {
       held.push({ text, params });
     },
@@ -225,7 +268,22 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
   };
   return {
     sql,
-    commit: () => send(COMMIT),
+    /**
+     * Sends what is held, then COMMIT as a simple query: PostgreSQL then sends its acknowledgement
+     * before it reads another message. Committed by an Execute, the acknowledgement would wait for
+     * the Sync behind it, and a backend terminated in between dies with the commit done and unacknowledged.
+     */
+    async commit() {
+      if (unsendable) throw unsendable;
+      const statements = takeHeld();
+      begun = true;
+      corkUntilTickEnds();
+      const [sent, committed] = await Promise.allSettled([sendStatements(client, statements), client.query('COMMIT')]);
+      if (sent.status === 'rejected') throw sent.reason;
+      if (committed.status === 'rejected') throw committed.reason;
+      // PostgreSQL answers COMMIT with ROLLBACK when a statement of the transaction failed, which work may have caught.
+      if (committed.value.command !== 'COMMIT') throw new RolledBackAtCommitError();
+    },
     /** Whether anything reached the server (else there is nothing to roll back). */
     begun: () => begun,
     /** Drops what was held and not sent. */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertWritten, isNothingWritten, postgresSql, type SqlDatabase } from '../../src/db/sql.js';
+import { assertWritten, isNothingWritten, postgresSql, RolledBackAtCommitError, type SqlDatabase } from '../../src/db/sql.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 // A transaction's statements go to PostgreSQL under one Sync once its connection has prepared them
@@ -111,7 +111,7 @@ describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => 
     expect(await insertTwoAndRead('v4', 'v5')).toHaveLength(2);
   });
 
-  it('statements issued together go as batches of their own in one round trip, each seeing the ones before it', async () => {
+  it('reads issued in one turn join one batch, each seeing the statements before it', async () => {
     const together = () =>
       sql.transaction(async (tx) => {
         await tx.write('INSERT INTO batch_probe (id) VALUES ($1)', ['t1']);
@@ -125,8 +125,29 @@ describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => 
     expect(await together()).toEqual([1, 101]);
     syncs = 0;
     expect(await together()).toEqual([1, 101]);
-    // [BEGIN, insert, first read], [second read], [delete], then COMMIT as a simple query
-    expect(syncs).toBe(3);
+    // [BEGIN, insert, first read, second read], [delete], then COMMIT as a simple query
+    expect(syncs).toBe(2);
+  });
+
+  it('a failure in a joined batch rejects every read of it with that failure; caught, the transaction still fails at COMMIT', async () => {
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    const joined = (id: string) =>
+      sql.transaction(async (tx) => {
+        await tx.write('INSERT INTO batch_probe (id) VALUES ($1)', [id]);
+        outcomes = await Promise.allSettled([
+          tx.query('SELECT count(*)::int AS n FROM batch_probe'),
+          tx.query('SELECT 1 / (count(*)::int - count(*)::int) AS n FROM batch_probe'),
+        ]);
+      });
+    await expect(joined('j0')).rejects.toBeInstanceOf(RolledBackAtCommitError);
+    syncs = 0;
+    await expect(joined('j1')).rejects.toBeInstanceOf(RolledBackAtCommitError);
+    expect(syncs).toBe(1);
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: expect.objectContaining({ code: '22012' }) },
+      { status: 'rejected', reason: expect.objectContaining({ code: '22012' }) },
+    ]);
+    expect(await count()).toBe(0);
   });
 
   it('a held write that cannot be sent fails the transaction before its COMMIT leaves: what went before is not committed', async () => {

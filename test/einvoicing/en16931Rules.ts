@@ -67,6 +67,12 @@ class CiiDocument {
 
 /** Two decimals as the Schematron's XPath round() gives them: a half goes towards positive infinity. */
 const round2 = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_HALF_CEIL);
+/**
+ * BT-117 as BR-CO-17 and BR-S-09 compute it: the Schematron rounds |BT-116| x rate (XPath's round,
+ * half up) and compares |BT-117| with it, so on a signed amount the half cent goes away from zero
+ * (-0.50 at 19 % is -0.10). This reading also requires BT-117 to carry BT-116's sign.
+ */
+const categoryTaxOf = (basis: Decimal, ratePercent: Decimal) => basis.times(ratePercent).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const sum = (values: (Decimal | null)[]) => values.reduce<Decimal>((total, value) => total.plus(value ?? 0), new Decimal(0));
 const ibanIsValid = (iban: string) => {
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
@@ -191,7 +197,7 @@ export function checkEn16931(xml: string): RuleFailure[] {
     fatal('BR-48', entry.rate !== null || entry.category === 'O', `VAT breakdown ${entry.category}: rate (BT-119) missing`);
     fatal('BR-DE-14', entry.rate !== null, `VAT breakdown ${entry.category}: rate (BT-119) missing`);
     if (entry.rate !== null && entry.basis !== null && entry.tax !== null) {
-      fatal('BR-CO-17', entry.tax.eq(round2(entry.basis.times(entry.rate).dividedBy(100))), `VAT breakdown ${entry.category} ${entry.rate}%: ${entry.tax} is not ${entry.basis} x rate`);
+      fatal('BR-CO-17', entry.tax.eq(categoryTaxOf(entry.basis, entry.rate)), `VAT breakdown ${entry.category} ${entry.rate}%: ${entry.tax} is not ${entry.basis} x rate`);
     }
     fatal('BR-CL-22', entry.reasonCode === null || VATEX_CODES.has(entry.reasonCode), `Exemption reason code ${entry.reasonCode} not in the VATEX list`);
   }
@@ -328,7 +334,7 @@ export function checkEn16931(xml: string): RuleFailure[] {
       const matching = categoryLines.filter((line) => category === 'O' || (line.rate !== null && entry.rate !== null && line.rate.eq(entry.rate)));
       fatal(`${prefix}-08`, entry.basis !== null && entry.basis.eq(sum(matching.map((line) => line.net))), `VAT breakdown ${category} ${entry.rate}%: taxable amount is not the sum of its lines`);
       if (category === 'S') {
-        fatal('BR-S-09', entry.tax !== null && entry.basis !== null && entry.rate !== null && entry.tax.eq(round2(entry.basis.times(entry.rate).dividedBy(100))), 'S tax amount is not taxable x rate');
+        fatal('BR-S-09', entry.tax !== null && entry.basis !== null && entry.rate !== null && entry.tax.eq(categoryTaxOf(entry.basis, entry.rate)), 'S tax amount is not taxable x rate');
         fatal('BR-S-10', entry.reason === null && entry.reasonCode === null, 'S VAT breakdown with an exemption reason');
       } else if (category === 'Z') {
         fatal('BR-Z-09', entry.tax !== null && entry.tax.isZero(), 'Z tax amount not 0');

@@ -280,6 +280,14 @@ describe('XRechnung document', () => {
     expect(() => xrechnungFormat.build({ ...invoice, routing: { ...invoice.routing, buyerReference: null } })).toThrow(/routing\.buyer_reference/);
   });
 
+  it('a line whose discount exceeds it, with a half cent of VAT, rounds the cent away from zero and passes the rules', () => {
+    // Found by the property below: 7.5 x 0.05 less 0.88 is -0.50, and 19 % of it is -0.095.
+    const invoice = germanInvoice({ lineSpecs: [{ quantity: '7.500', unitPriceNet: 5, discount: 88 }] });
+    expect(invoice.vatBreakdown).toEqual([expect.objectContaining({ taxableAmount: -50, taxAmount: -10 })]);
+    expect(xrechnungFormat.violations(invoice)).toEqual([]);
+    expect(checkEn16931(xrechnungFormat.build(invoice).xml)).toEqual([]);
+  });
+
   it('any mix of lines, rates, quantities and discounts gives exact totals that pass the business rules', async () => {
     const line = fc.record<LineSpec>({
       quantity: fc.oneof(fc.integer({ min: 1, max: 500 }).map(String), fc.integer({ min: 1, max: 99_999 }).map((n) => (n / 1000).toFixed(3))),

@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Prisma as PrismaNs } from './generated/client.js';
-import { allPrepared, runPreparedBatch, wireValues } from './preparedBatch.js';
+import { allPrepared, runPreparedBatch, wireValues, type NamedStatement } from './preparedBatch.js';
 
 /**
  * Plain SQL with positional parameters, for the paths that run on every
@@ -145,7 +145,7 @@ function statementName(text: string): string {
   return name;
 }
 
-const statement = (text: string, params: readonly unknown[]) => ({ name: statementName(text), text, values: params as unknown[] });
+const statement = (text: string, params: readonly unknown[]): NamedStatement => ({ name: statementName(text), text, values: params as unknown[] });
 
 function poolSql(pool: pg.Pool): SqlClient {
   return {
@@ -185,7 +185,7 @@ interface Waiting {
  * as pg records a statement prepared once parsed. Resolves with each statement's rows; the
  * first failure rejects it (in a transaction nothing after a failed statement runs anyway).
  */
-async function sendStatements(client: pg.PoolClient, statements: ReturnType<typeof statement>[]): Promise<unknown[][]> {
+async function sendStatements(client: pg.PoolClient, statements: NamedStatement[]): Promise<unknown[][]> {
   if (!statements.length) return [];
   if (allPrepared(client, statements)) return runPreparedBatch(client, statements);
   const results = await Promise.allSettled(statements.map((item) => client.query(item).then(({ rows }) => rows as unknown[])));
@@ -231,7 +231,7 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
       throw error;
     }
   };
-  let turn: { statements: ReturnType<typeof statement>[]; waiting: Waiting[] } | undefined;
+  let turn: { statements: NamedStatement[]; waiting: Waiting[] } | undefined;
   const sendTurn = () => {
     const { statements, waiting } = turn!;
     turn = undefined;
@@ -244,7 +244,7 @@ function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promis
   };
   const query = <T extends object>(text: string, params: readonly unknown[] = []) =>
     new Promise<T[]>((resolve, reject) => {
-      let statements: ReturnType<typeof statement>[];
+      let statements: NamedStatement[];
       try {
         statements = takeHeld({ text, params });
       } catch (error) {

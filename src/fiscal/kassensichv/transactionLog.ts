@@ -48,6 +48,12 @@ const LOG_MESSAGE_VERSION = 2;
 const TRANSACTION_LOG_OID = '0.4.0.127.0.7.3.7.1.1';
 const PRINTABLE_STRING = /^[A-Za-z0-9 '()+,\-./:=?]*$/;
 
+// The elements that never change, encoded once: every signature (two a transaction) starts with them.
+const VERSION_AND_TYPE = Buffer.concat([derInteger(LOG_MESSAGE_VERSION), derObjectIdentifier(TRANSACTION_LOG_OID)]);
+const ALGORITHM_IDENTIFIER = Object.fromEntries(
+  Object.entries(TSE_SIGNATURE_ALGORITHMS).map(([algorithm, { oid }]) => [algorithm, derSequence(derObjectIdentifier(oid))]),
+) as Record<TseSignatureAlgorithm, Buffer>;
+
 export function assertPrintableString(value: string, field: string): void {
   if (!PRINTABLE_STRING.test(value)) {
     throw new TypeError(
@@ -84,15 +90,14 @@ export function encodeDataToBeSigned(fields: TransactionLogFields): Buffer {
     throw new TypeError('logTime must be a valid date not before 1970');
   }
   return Buffer.concat([
-    derInteger(LOG_MESSAGE_VERSION),
-    derObjectIdentifier(TRANSACTION_LOG_OID),
+    VERSION_AND_TYPE,
     derContextPrimitive(0, Buffer.from(fields.operationType, 'ascii')),
     derContextPrimitive(1, Buffer.from(fields.clientId, 'ascii')),
     derContextPrimitive(2, Buffer.from(fields.processData, 'utf8')),
     derContextPrimitive(3, Buffer.from(fields.processType, 'ascii')),
     derContextPrimitive(5, derIntegerContent(fields.transactionNumber)),
     derOctetString(Buffer.from(fields.serialNumber, 'hex')),
-    derSequence(derObjectIdentifier(TSE_SIGNATURE_ALGORITHMS[fields.algorithm].oid)),
+    ALGORITHM_IDENTIFIER[fields.algorithm],
     derInteger(fields.signatureCounter),
     derInteger(Math.floor(logTimeMs / 1000)),
   ]);

@@ -1,10 +1,11 @@
-# Build stage: every dependency (TypeScript, the Prisma CLI), then the compiled service in dist/.
+# Build stage: every dependency (esbuild, the Prisma CLI), then the compiled service in dist/.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json prisma.config.ts tsconfig.json tsconfig.build.json ./
+COPY package.json package-lock.json prisma.config.ts tsconfig.json ./
 COPY prisma ./prisma
 # postinstall generates the Prisma client into src/db/generated; the build compiles it with the rest.
 RUN npm ci
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 

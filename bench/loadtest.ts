@@ -16,8 +16,7 @@
 // BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_WARMUP_S (10), BENCH_REGISTERS ("40,8"),
 // BENCH_REGIME_DURATION_S (30), BENCH_STEPS ("200,300,400,500,600,800,1000,1200,1400"; it stops after the first rate not kept up), BENCH_STEP_S (10),
 // BENCH_PGBENCH_S (15), BENCH_EMBEDDED_DURATION_S (30; 0 skips the embedded run),
-// BENCH_RESULTS_DIR (bench/results), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
-// BENCH_SERVER_ENTRY (e.g. dist/server.js after `npm run build`; default src/server.ts through tsx).
+// BENCH_RESULTS_DIR (bench/results), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { processTree } from './cpu.js';
 
@@ -10,12 +10,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts `src/server.ts` (or BENCH_SERVER_ENTRY) as its own process (the load generator must not share its CPU budget with it). */
+/**
+ * Starts the server as `npm start` does, compiled and then run by node, as its own process (the load
+ * generator must not share its CPU budget with it).
+ */
 export async function startServer(env: Record<string, string>, port: number, logFile: string): Promise<BenchServer> {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = process.env.BENCH_SERVER_ENTRY ? [process.env.BENCH_SERVER_ENTRY] : ['--import', 'tsx', 'src/server.ts'];
-  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     // The request log at the default level (info), as a user runs it, to a file as a log collector would read it.
     stdio: ['ignore', openSync(logFile, 'a'), 'inherit'],

@@ -145,9 +145,9 @@ export const alive = (pid: number) => {
 };
 
 /**
- * SIGKILLs a child server and everything it started. `startServer` runs the tsx
- * CLI, which starts the real server as its own child process: SIGKILL cannot be
- * relayed, so killing only the tsx process would leave the server running.
+ * SIGKILLs a child server and everything it started. On PostgreSQL the server's
+ * primary runs its server processes as children (SERVER_PROCESSES): SIGKILL
+ * cannot be relayed, so killing only the primary would leave them serving.
  */
 export async function killServer(server: ChildServer | undefined): Promise<void> {
   if (!server || server.child.pid === undefined) return;

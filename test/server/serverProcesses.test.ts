@@ -28,11 +28,11 @@ function getOnNewConnection(url: string, apiKey: string): Promise<number> {
   });
 }
 
-/** The primary's server processes: its children running the server (tsx may run esbuild beside them). */
+/** The primary's server processes: its children running the server. */
 const serverProcessesOf = (primary: number) =>
   descendants(primary).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith('src/server.ts'));
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith('dist/server.js'));
     } catch {
       return false;
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,12 +8,15 @@ import type { TestProject } from 'vitest/node';
 import { pgliteRunner } from '../../src/db/database.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { databaseUrlFor } from './databases.js';
+import { ROOT } from './processes.js';
 
 /**
- * Migrates one template database per run: a PGlite data-dir dump, or (with
- * DATABASE_URL) a PostgreSQL template database that each test file copies.
+ * Compiles the server as `npm start` does (the tests that start one run dist/server.js), and
+ * migrates one template database per run: a PGlite data-dir dump, or (with DATABASE_URL) a
+ * PostgreSQL template database that each test file copies.
  */
 export default async function setup(project: TestProject) {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const runId = `${process.pid}_${Date.now().toString(36)}`;
   if (process.env.DATABASE_URL) {
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -82,13 +82,13 @@ export interface ServerCommand {
 }
 
 /**
- * `tsx src/server.ts`, what `npm start` runs: node with tsx's loader, not the tsx CLI (which runs
- * the server as its own child and cannot relay SIGKILL).
+ * What `npm start` runs once its build has compiled src/ into dist/ (the suite's global setup builds
+ * it the same way): node on the compiled server, with no npm in between, which could not relay SIGKILL.
  */
-export const SOURCE_SERVER: ServerCommand = { argv: [process.execPath, '--import', 'tsx', 'src/server.ts'], cwd: ROOT };
+export const STARTED_SERVER: ServerCommand = { argv: [process.execPath, 'dist/server.js'], cwd: ROOT };
 
-/** Starts the server (from source unless told otherwise) and waits until it answers /healthz. */
-export async function startServer(env: Record<string, string>, command = SOURCE_SERVER, timeoutMs = 60_000): Promise<ChildServer> {
+/** Starts the server (as `npm start` runs it unless told otherwise) and waits until it answers /healthz. */
+export async function startServer(env: Record<string, string>, command = STARTED_SERVER, timeoutMs = 60_000): Promise<ChildServer> {
   const port = await freePort();
   const [program, ...args] = command.argv;
   const child = spawn(program, args, {

@@ -26,6 +26,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1, without npm or an init in between: `docker stop`'s SIGTERM reaches src/server.ts, which
-# drains in-flight requests and exits 0 (test/server/server.test.ts runs this very command). The server
-# starts no child processes, so there are none for an init to reap.
+# drains in-flight requests and exits 0 (test/server/server.test.ts runs this very command). On PostgreSQL
+# it forks its server processes (src/serverProcesses.ts), passes the signal on and reaps each one as it
+# exits (Node's cluster), so there are no orphans for an init to reap.
 CMD ["node", "dist/server.js"]

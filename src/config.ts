@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { MIN_EVENT_RETENTION_DAYS } from './outbox/eventRetention.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -58,6 +59,7 @@ const ConfigSchema = z.object({
   TRUST_PROXY: trustProxySetting.optional(),
   SECRETS_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)').optional(),
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(24).default(24),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(MIN_EVENT_RETENTION_DAYS).default(30),
   DEVICE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -100,6 +102,8 @@ export interface Config {
   trustProxy: number | string[] | false;
   secretsKey: string | undefined;
   idempotencyRetentionHours: number;
+  /** Days an event is kept (with its deliveries), then swept; longer than a delivery's retry window. */
+  eventRetentionDays: number;
   deviceTimeoutMs: number;
   bodyLimitBytes: number;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -175,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     trustProxy: raw.TRUST_PROXY ?? false,
     secretsKey: raw.SECRETS_KEY,
     idempotencyRetentionHours: raw.IDEMPOTENCY_RETENTION_HOURS,
+    eventRetentionDays: raw.EVENT_RETENTION_DAYS,
     deviceTimeoutMs: raw.DEVICE_TIMEOUT_MS,
     bodyLimitBytes: raw.BODY_LIMIT_BYTES,
     logLevel: raw.LOG_LEVEL,

@@ -8,6 +8,7 @@ import { answerCounterRequests, PrimaryProcessCounter } from './http/primaryProc
 import type { WindowCounter } from './http/rateLimit.js';
 import { environmentOfService } from './lib/apiKeys.js';
 import { logDestination } from './lib/logDestination.js';
+import { pruneExpiredEvents } from './outbox/eventRetention.js';
 import { SecretBox } from './lib/secretBox.js';
 import { seedDemoTenant } from './modules/admin/demoTenant.js';
 import { moveLegacyFisconlineFields } from './modules/portalCredentials/identityMigration.js';
@@ -39,8 +40,10 @@ async function serve(config: Config, database: Database, secretsKey: Buffer, log
   // The test suite checks every response against its schema; the server writes them as presented.
   const app = await buildApp({ config, database, secretsKey, logStream, rateLimitCounter, checkResponses: false });
 
+  // What is kept for a while only: idempotency keys, and events with their deliveries.
   const sweep = setInterval(() => {
     app.ctx.idempotency.sweep().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
+    pruneExpiredEvents(app.ctx.sql, config.eventRetentionDays, app.ctx.clock()).catch((error) => app.log.warn({ err: error }, 'event sweep failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 

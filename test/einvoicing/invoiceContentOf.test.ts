@@ -5,9 +5,11 @@ import type { InvoiceLineData, InvoicePartyData } from '../../src/domain/invoice
 import { invoiceAmounts } from '../../src/domain/invoices/invoiceTotals.js';
 import { fatturaPaFormat } from '../../src/einvoicing/fatturapa/index.js';
 import { invoiceContentOf, invoiceDocumentOf, type StoredInvoiceContent } from '../../src/einvoicing/invoiceContentOf.js';
-import { sandboxOutcome, sandboxSdi } from '../../src/einvoicing/sdi/sandboxSdi.js';
+import { signCades } from '../../src/einvoicing/cades/signCades.js';
+import { sandboxOutcome, sandboxSdi, signatureRejection } from '../../src/einvoicing/sdi/sandboxSdi.js';
 import { readSdiFile } from '../../src/einvoicing/sdi/sdiFile.js';
 import { unconfiguredSdi } from '../../src/einvoicing/sdi/unconfiguredSdi.js';
+import { makeCertificate } from '../support/certificates.js';
 
 const party = (overrides: Partial<InvoicePartyData> = {}): InvoicePartyData => ({
   legal_name: 'Rossi Forniture Srl',
@@ -143,8 +145,30 @@ describe('the sandbox SdI', () => {
     expect(sandboxOutcome(readSdiFile(file({ buyer: consumer, routing: { codice_destinatario: '0000000', pec_address: 'x@pec.it', buyer_reference: null } }))).kind).toBe('delivered');
   });
 
+  it('checks the signature before the invoice: an expired certificate is NS 00100, an unsigned FPA12 NS 00102', async () => {
+    const signed = async (certificate: Awaited<ReturnType<typeof makeCertificate>>, unsigned = file()) => ({
+      fileName: `${unsigned.fileName}.p7m`,
+      document: await signCades({ certificateDer: certificate.der, privateKeyPem: certificate.keyPem, content: unsigned.document, signedAt: new Date() }),
+    });
+    const valid = await signed(await makeCertificate());
+    expect(await signatureRejection(valid, readSdiFile(valid), new Date())).toBeNull();
+    expect(await sandboxSdi(10, () => new Date()).nextNotification(valid, '1')).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
+
+    const expiring = await makeCertificate({ notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() + 60_000) });
+    const late = await signed(expiring);
+    const inTwoMinutes = () => new Date(Date.now() + 120_000);
+    expect(await sandboxSdi(10, inTwoMinutes).nextNotification(late, '1')).toEqual({
+      notification: { kind: 'rejected', errors: [{ code: '00100', message: expect.stringMatching(/^Certificato di firma scaduto: the signer certificate expired on /) }] },
+      more: false,
+    });
+
+    const pa = file({ routing: { codice_destinatario: 'UFABCD', pec_address: null, buyer_reference: null } });
+    expect(await signatureRejection(pa, readSdiFile(pa), new Date())).toMatchObject({ kind: 'rejected', errors: [{ code: '00102', message: expect.stringContaining('FPA12') }] });
+    expect(await signatureRejection(file(), readSdiFile(file()), new Date())).toBeNull();
+  });
+
   it('receives every file with a numeric identifier, and answers for public administrations only', async () => {
-    const sdi = sandboxSdi(10);
+    const sdi = sandboxSdi(10, () => new Date());
     const receipt = await sdi.send(file());
     expect(receipt).toEqual({ outcome: 'received', identifier: expect.stringMatching(/^\d{12}$/) });
     expect(await sdi.nextNotification(file(), '1')).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });

@@ -2,7 +2,7 @@
 // certificates and portal credentials"): the stored, served and transmitted file is the
 // .xml.p7m, which openssl verifies and whose XML is the valid FatturaPA; the chain hash covers
 // it. FPA12 needs a certificate that signs; certificates that are all expired or revoked block
-// submission; in both cases nothing is numbered.
+// submission; in both cases nothing is numbered. The sandbox SdI verifies each signature.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAIN_START, chainHash } from '../../src/domain/invoices/chainHash.js';
 import { createTestApp, expectError, json, type TestApp } from '../support/testApp.js';
@@ -63,6 +63,14 @@ describe('with an active Italian certificate that has a private key', () => {
 
     // The sandbox SdI reads the signed file.
     expect(await waitForInvoice(t.app, fx.it, invoice.id, (read) => read.state === 'delivered')).toMatchObject({ fiscal: { transmission_status: 'transmitted' } });
+  });
+
+  it('the sandbox SdI checks the signature as the SdI does: a certificate not valid yet when the file arrives is NS 00102', async () => {
+    const fx = await invoicingFixture(t);
+    await uploadItalianCertificate(t, fx, { notBefore: new Date(Date.now() + 24 * 60 * 60 * 1000), validDays: 400 });
+    const invoice = await mustCreateInvoice(t.app, fx.it, paInvoice({ submit: true }));
+    const rejected = await waitForInvoice(t.app, fx.it, invoice.id, (read) => read.state === 'rejected_by_authority');
+    expect(rejected.fiscal.fiscal_errors).toEqual([{ code: '00102', message: expect.stringContaining('valid only from') }]);
   });
 
   it('signs a B2B (FPR12) invoice too; a later invoice chains onto the signed one', async () => {

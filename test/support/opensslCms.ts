@@ -30,3 +30,21 @@ export function opensslCmsPrint(p7m: Buffer): string {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * `openssl cms -sign` of `content`, attached, with the digest `md`: plain CMS, whose signed
+ * attributes lack signing-certificate-v2, or with `cades` openssl's CAdES-BES, which has it.
+ */
+export function opensslSignedCms(content: Buffer, certificatePem: string, keyPem: string, options: { md?: string; cades?: boolean } = {}): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'cades-'));
+  try {
+    const files = { content: join(dir, 'content.xml'), certificate: join(dir, 'certificate.pem'), key: join(dir, 'key.pem') };
+    writeFileSync(files.content, content);
+    writeFileSync(files.certificate, certificatePem);
+    writeFileSync(files.key, keyPem);
+    const args = ['cms', '-sign', '-binary', '-nodetach', '-md', options.md ?? 'sha256', ...(options.cades ? ['-cades'] : []), '-outform', 'DER'];
+    return execFileSync('openssl', [...args, '-in', files.content, '-signer', files.certificate, '-inkey', files.key], { stdio: ['ignore', 'pipe', 'pipe'] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,12 +1,13 @@
 import { createHash, createPrivateKey, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { arrayBufferOf, cryptoEngine, SIGNING_CERTIFICATE_V2_OID } from './cms.js';
 
 const OID = {
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signingCertificateV2: SIGNING_CERTIFICATE_V2_OID,
   data: '1.2.840.113549.1.7.1',
   signedData: '1.2.840.113549.1.7.2',
 } as const;
@@ -15,10 +16,6 @@ const OID = {
 const WEB_CRYPTO_CURVES: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
 
 type SigningKey = Parameters<pkijs.SignedData['sign']>[0];
-
-const cryptoEngine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'] });
-
-const arrayBufferOf = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 
 /** The PKCS#8 PEM key as a Web Crypto signing key for SHA-256 (RSA PKCS#1 v1.5 or ECDSA). */
 async function signingKeyOf(privateKeyPem: string): Promise<SigningKey> {

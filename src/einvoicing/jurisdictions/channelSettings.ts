@@ -1,7 +1,8 @@
 import type { Config } from '../../config.js';
 import type { ChannelSettings } from './invoiceJurisdiction.js';
 
-export const channelSettingsOf = (config: Config): ChannelSettings => ({
+export const channelSettingsOf = (config: Config, clock: () => Date): ChannelSettings => ({
   environment: config.environment,
   sdiSimulatorDelayMs: config.sdiSimulatorDelayMs,
+  clock,
 });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { isValidItalianVatNumber } from '../../domain/italianVatNumber.js';
+import { cadesFault } from '../cades/verifyCades.js';
 import type { ChannelNotification, InvoiceChannel, RecipientSimulation, TransmittedFile } from '../invoiceChannel.js';
 import { readSdiFile, type SdiFileFacts } from './sdiFile.js';
 
@@ -34,6 +35,29 @@ export function sandboxOutcome(file: SdiFileFacts): ChannelNotification {
   return { kind: 'delivered', acceptedAfterDays: file.format === 'FPR12' ? B2B_ACCEPTANCE_DAYS : null };
 }
 
+/** The SdI's signature codes (NS): 00100 for a certificate that had expired, 00102 for a signature that does not hold. */
+const SIGNATURE_ERRORS = {
+  certificate_expired: { code: '00100', message: 'Certificato di firma scaduto' },
+  signature_invalid: { code: '00102', message: 'La firma elettronica apposta al file non risulta valida' },
+} as const;
+
+/**
+ * The SdI's check of a file's signature, before it reads the invoice: a signed (`.p7m`) file's
+ * CAdES signature must hold at the time it is received, and an invoice to a public
+ * administration (FPA12) must be signed. NS with the reason, or null when the file passes.
+ */
+export async function signatureRejection(file: TransmittedFile, facts: SdiFileFacts, receivedAt: Date): Promise<ChannelNotification | null> {
+  if (!file.fileName.endsWith('.p7m')) {
+    if (facts.format !== 'FPA12') return null;
+    const { code, message } = SIGNATURE_ERRORS.signature_invalid;
+    return { kind: 'rejected', errors: [{ code, message: `${message}: an invoice to a public administration (FPA12) must be signed` }] };
+  }
+  const fault = await cadesFault(file.document, receivedAt);
+  if (!fault) return null;
+  const { code, message } = SIGNATURE_ERRORS[fault.fault];
+  return { kind: 'rejected', errors: [{ code, message: `${message}: ${fault.detail}` }] };
+}
+
 const RECIPIENT_ANSWERS: Record<RecipientSimulation, ChannelNotification> = {
   recipient_accepted: { kind: 'recipient_accepted' },
   recipient_refused: { kind: 'recipient_refused', errors: [{ code: 'EC02', message: 'Rifiutata: the public administration refused the invoice (sandbox simulation)' }] },
@@ -42,18 +66,23 @@ const RECIPIENT_ANSWERS: Record<RecipientSimulation, ChannelNotification> = {
 
 /**
  * The sandbox's SdI: it receives every FatturaPA file at once (IdentificativoSdI) and
- * notifies its outcome `delayMs` later. A public administration's answer (NE EC01/EC02, or DT
- * when its 15 days pass) comes from POST /v1/invoices/{id}/simulate.
+ * notifies its outcome `delayMs` later: the signature's check first, then the invoice's. A
+ * public administration's answer (NE EC01/EC02, or DT when its 15 days pass) comes from
+ * POST /v1/invoices/{id}/simulate.
  */
-export function sandboxSdi(delayMs: number): InvoiceChannel {
+export function sandboxSdi(delayMs: number, clock: () => Date): InvoiceChannel {
   return {
     pollDelayMs: delayMs,
     send: async (file: TransmittedFile) => {
       readSdiFile(file);
       return { outcome: 'received', identifier: sdiIdentifier() };
     },
-    // The worker asks `delayMs` after the receipt: the outcome is ready then.
-    nextNotification: async (file) => ({ notification: sandboxOutcome(readSdiFile(file)), more: false }),
+    // The worker asks `delayMs` after the receipt: the outcome is ready then, and the receipt was that long before.
+    nextNotification: async (file) => {
+      const facts = readSdiFile(file);
+      const receivedAt = new Date(clock().getTime() - delayMs);
+      return { notification: (await signatureRejection(file, facts, receivedAt)) ?? sandboxOutcome(facts), more: false };
+    },
     simulateRecipient: (file, event) => {
       if (readSdiFile(file).format !== 'FPA12') {
         return { refused: `only an invoice to a public administration (FPA12) gets its recipient's answer through the SdI; a B2B invoice counts as accepted ${B2B_ACCEPTANCE_DAYS} days after delivery` };

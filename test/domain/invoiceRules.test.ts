@@ -37,12 +37,22 @@ describe('invoice states', () => {
     expect(nextInvoiceState('cancellation_requested', 'cancellation_failed', 'delivered')).toBe('delivered');
   });
 
+  it("take the authority's answer to an invoice cancelled before it came: recorded while cancelling, or rejected", () => {
+    expect(nextInvoiceState('cancellation_requested', 'delivered')).toBe('cancellation_requested');
+    expect(nextInvoiceState('cancellation_requested', 'undeliverable')).toBe('cancellation_requested');
+    expect(nextInvoiceState('cancellation_requested', 'rejected')).toBe('rejected_by_authority');
+    expect(nextInvoiceState('cancellation_requested', 'cancellation_failed', 'undeliverable')).toBe('undeliverable');
+    expect(nextInvoiceState('cancellation_requested', 'recipient_accepted')).toBeNull();
+  });
+
   it('refuse every other move', () => {
     expect(nextInvoiceState('rejected_by_authority', 'cancellation_requested')).toBeNull();
     expect(nextInvoiceState('submitted', 'cancellation_requested')).toBeNull();
     expect(nextInvoiceState('cancelled', 'cancellation_requested')).toBeNull();
     expect(nextInvoiceState('transmitted', 'submitted')).toBeNull();
     expect(nextInvoiceState('accepted', 'delivered')).toBeNull();
+    expect(nextInvoiceState('cancelled', 'delivered')).toBeNull();
+    expect(nextInvoiceState('rejected_by_authority', 'rejected')).toBeNull();
     expect(nextInvoiceState('cancellation_requested', 'cancellation_failed', 'draft')).toBeNull();
     for (const state of INVOICE_STATES) expect(nextInvoiceState(state, 'created')).toBeNull();
   });

@@ -1,6 +1,7 @@
 // Cancelling (DESIGN "Cancel"): a draft at once; an invoice that exists fiscally by a credit
 // note created and submitted in the same transaction, cancelled once the credit note is
-// delivered (IT) or transmitted (DE); 409 where there is nothing to cancel.
+// delivered (IT) or transmitted (DE); the SdI's answer to an invoice cancelled before it came
+// is kept; 409 where there is nothing to cancel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyChannelNotification } from '../../src/einvoicing/channelNotifications.js';
 import { recordInvoiceStateChanged } from '../../src/modules/events/invoiceEvents.js';
@@ -135,6 +136,70 @@ describe('cancelling an Italian invoice', () => {
     const again = json(await invoiceAction(quiet.app, qx.it, invoice.id, 'cancel'));
     expect(again.state).toBe('cancellation_requested');
     expect(again.cancellation_credit_note_id).not.toBe(requested.cancellation_credit_note_id);
+  });
+});
+
+describe("the authority's answer to an invoice cancelled before it came", () => {
+  /** As the SdI would have: the file received, not answered yet. */
+  const received = (id: string) =>
+    quiet.database.prisma.invoice.update({ where: { id }, data: { state: 'transmitted', transmissionStatus: 'transmitted', authorityIdentifier: '100000000001' } });
+  /** An Italian invoice the SdI received but has not answered yet, cancelled: the invoice and its credit note, received too. */
+  async function cancelledWhileTransmitted() {
+    const invoice = await mustCreateInvoice(quiet.app, qx.it, itInvoice({ submit: true }));
+    await received(invoice.id);
+    const requested = json(await invoiceAction(quiet.app, qx.it, invoice.id, 'cancel'));
+    expect(requested.state).toBe('cancellation_requested');
+    await received(requested.cancellation_credit_note_id);
+    return { id: invoice.id as string, noteId: requested.cancellation_credit_note_id as string };
+  }
+  const answer = (id: string, notification: Parameters<typeof applyChannelNotification>[2]) =>
+    quiet.database.prisma.$transaction(async (tx) => {
+      const invoice = await tx.invoice.findUniqueOrThrow({ where: { id } });
+      await applyChannelNotification(tx, invoice, notification, new Date(), recordInvoiceStateChanged(quiet.app.ctx.publicBaseUrl));
+    });
+
+  it('delivered: recorded while the cancellation is pending; the invoice is cancelled with the credit note, or back to delivered should it fail', async () => {
+    const confirmed = await cancelledWhileTransmitted();
+    await answer(confirmed.id, { kind: 'delivered', acceptedAfterDays: 15 });
+    expect(await getInvoice(quiet.app, qx.it, confirmed.id)).toMatchObject({ state: 'cancellation_requested', fiscal: { delivery_status: 'delivered' } });
+    await answer(confirmed.noteId, { kind: 'delivered', acceptedAfterDays: 15 });
+    expect((await getInvoice(quiet.app, qx.it, confirmed.id)).state).toBe('cancelled');
+    expect(await events(quiet.database, confirmed.id)).toEqual([
+      'null->draft',
+      'draft->submitted',
+      'transmitted->cancellation_requested',
+      'cancellation_requested->cancellation_requested',
+      'cancellation_requested->cancelled',
+    ]);
+
+    const failed = await cancelledWhileTransmitted();
+    await answer(failed.id, { kind: 'undeliverable', errors: [{ code: 'MC', message: 'reserved area' }] });
+    await answer(failed.noteId, { kind: 'rejected', errors: [{ code: '00404', message: 'duplicate' }] });
+    expect(await getInvoice(quiet.app, qx.it, failed.id)).toMatchObject({ state: 'undeliverable', cancellation_credit_note_id: null, fiscal: { delivery_status: 'undeliverable' } });
+  });
+
+  it('rejected: the invoice never existed fiscally and is rejected_by_authority, whatever becomes of the credit note', async () => {
+    const { id, noteId } = await cancelledWhileTransmitted();
+    await answer(id, { kind: 'rejected', errors: [{ code: '00305', message: 'IdCodice non valido' }] });
+    expect(await getInvoice(quiet.app, qx.it, id)).toMatchObject({ state: 'rejected_by_authority', fiscal: { fiscal_errors: [{ code: '00305', message: 'IdCodice non valido' }] } });
+    await answer(noteId, { kind: 'delivered', acceptedAfterDays: 15 });
+    expect((await getInvoice(quiet.app, qx.it, id)).state).toBe('rejected_by_authority');
+    expect((await getInvoice(quiet.app, qx.it, noteId)).state).toBe('delivered');
+  });
+
+  it('the transmission worker applies it: an invoice cancelled before the SdI answered gets its delivery, then is cancelled', async () => {
+    const slow = await createTestApp({ EXPORT_POLL_MS: '50', SDI_SIMULATOR_DELAY_MS: '1500' });
+    try {
+      const sx = await invoicingFixture(slow);
+      const invoice = await mustCreateInvoice(slow.app, sx.it, itInvoice({ submit: true }));
+      await waitForInvoice(slow.app, sx.it, invoice.id, (read) => read.state === 'transmitted');
+      expect(json(await invoiceAction(slow.app, sx.it, invoice.id, 'cancel')).state).toBe('cancellation_requested');
+      const cancelled = await waitForInvoice(slow.app, sx.it, invoice.id, (read) => read.state === 'cancelled');
+      expect(cancelled.fiscal.delivery_status).toBe('delivered');
+      expect(await events(slow.database, invoice.id)).toContain('cancellation_requested->cancellation_requested');
+    } finally {
+      await slow.close();
+    }
   });
 });
 

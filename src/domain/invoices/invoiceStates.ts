@@ -41,18 +41,29 @@ export type InvoiceEvent = (typeof INVOICE_EVENTS)[number];
 /** The states a credit note cancels: the invoice exists fiscally (DESIGN "Cancel"). */
 export const CANCELLABLE_BY_CREDIT_NOTE: readonly InvoiceState[] = ['transmitted', 'delivered', 'accepted', 'undeliverable'];
 
+/** The states in which an invoice's channel may still give its answer to the file (see TRANSITIONS). */
+export const AWAITING_CHANNEL_ANSWER: readonly InvoiceState[] = ['transmitted', 'cancellation_requested'];
+
+/** The state an answer of the channel recorded while a cancellation was pending gives the invoice, should the cancellation fail. */
+export const STATE_OF_ANSWER: Partial<Record<InvoiceEvent, InvoiceState>> = { delivered: 'delivered', undeliverable: 'undeliverable' };
+
 /**
- * From -> to per event. `recipient_refused` leaves a delivered invoice delivered (its
- * delivery_status says refused), and `cancellation_failed` (the credit note was rejected)
- * returns the invoice to the state it had before the cancellation was requested.
+ * From -> to per event, and the states in which the event happens without leaving them
+ * (`keeps`). `recipient_refused` leaves a delivered invoice delivered (its delivery_status
+ * says refused). An invoice cancelled while its authority had not answered yet
+ * (`transmitted`) still gets that answer: delivered or undeliverable, it stays
+ * cancellation_requested with the answer recorded; rejected, it never existed fiscally and is
+ * rejected_by_authority, whatever becomes of the credit note. `cancellation_failed` (the
+ * credit note was rejected) returns the invoice to the state it had before the cancellation
+ * was requested, or that the authority's answer gave it since.
  */
-const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState | null)[]; to: InvoiceState | 'previous' }>> = {
+const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState | null)[]; to: InvoiceState | 'previous'; keeps?: readonly InvoiceState[] }>> = {
   created: { from: [null], to: 'draft' },
   submitted: { from: ['draft'], to: 'submitted' },
   received_by_authority: { from: ['submitted'], to: 'transmitted' },
-  rejected: { from: ['submitted', 'transmitted'], to: 'rejected_by_authority' },
-  delivered: { from: ['transmitted'], to: 'delivered' },
-  undeliverable: { from: ['transmitted'], to: 'undeliverable' },
+  rejected: { from: ['submitted', 'transmitted', 'cancellation_requested'], to: 'rejected_by_authority' },
+  delivered: { from: ['transmitted'], to: 'delivered', keeps: ['cancellation_requested'] },
+  undeliverable: { from: ['transmitted'], to: 'undeliverable', keeps: ['cancellation_requested'] },
   recipient_accepted: { from: ['delivered'], to: 'accepted' },
   recipient_refused: { from: ['delivered'], to: 'delivered' },
   deadline_passed: { from: ['delivered'], to: 'accepted' },
@@ -65,11 +76,11 @@ const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState 
 
 /**
  * The state `event` leads to from `from` (null: the invoice does not exist yet), or null when
- * the event cannot happen there. `previous` is the state before the cancellation request, for
- * `cancellation_failed`.
+ * the event cannot happen there. `previous` is the state to return to, for `cancellation_failed`.
  */
 export function nextInvoiceState(from: InvoiceState | null, event: InvoiceEvent, previous?: InvoiceState): InvoiceState | null {
   const rule = TRANSITIONS[event];
+  if (from !== null && rule.keeps?.includes(from)) return from;
   if (!rule.from.includes(from)) return null;
   if (rule.to !== 'previous') return rule.to;
   return previous && CANCELLABLE_BY_CREDIT_NOTE.includes(previous) ? previous : null;

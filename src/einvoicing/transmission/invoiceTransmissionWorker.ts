@@ -3,6 +3,7 @@ import type { Prisma } from '../../db/database.js';
 import { JobQueue, type HeldJob } from '../../db/jobQueue.js';
 import type { Tx } from '../../db/transaction.js';
 import { backoffDelayMs } from '../../domain/backoff.js';
+import { AWAITING_CHANNEL_ANSWER, type InvoiceState } from '../../domain/invoices/invoiceStates.js';
 import { PollingWorker } from '../../lib/pollingWorker.js';
 import { applyChannelNotification } from '../channelNotifications.js';
 import type { InvoiceChannel, TransmittedFile } from '../invoiceChannel.js';
@@ -35,7 +36,8 @@ export interface InvoiceTransmissionWorkerOptions {
  * with the channel's identifier; an unreachable channel is retried with backoff, the reason in
  * fiscal_errors); then it asks for the outcome, `pollDelayMs` later, until the channel has no
  * more to say (delivered, undeliverable, rejected_by_authority). A file handed over just before
- * a crash is handed over again: the channel must tolerate a duplicate.
+ * a crash is handed over again: the channel must tolerate a duplicate. An invoice cancelled
+ * after the hand-over still gets its answer (domain/invoices/invoiceStates.ts).
  */
 export class InvoiceTransmissionWorker {
   private readonly queue: JobQueue;
@@ -77,7 +79,7 @@ export class InvoiceTransmissionWorker {
     const held: HeldJob = job;
     const { invoice } = job;
     const channel = this.options.channelOf(invoice.jurisdiction as InvoiceJurisdictionCode);
-    if (!channel || !invoice.document || !invoice.documentFileName || !['submitted', 'transmitted'].includes(invoice.state)) {
+    if (!channel || !invoice.document || !invoice.documentFileName || !['submitted', ...AWAITING_CHANNEL_ANSWER].includes(invoice.state as InvoiceState)) {
       await db.$transaction((tx) => this.settle(tx, held, { done: true }));
       return true;
     }
@@ -116,7 +118,7 @@ export class InvoiceTransmissionWorker {
     await db.$transaction(async (tx) => {
       if (!(await this.settle(tx, held, answer.more ? { done: false, delayMs: channel.pollDelayMs } : { done: true }))) return;
       const current = await lockInvoice(tx, invoice.id);
-      if (current?.state !== 'transmitted') return;
+      if (!current || !AWAITING_CHANNEL_ANSWER.includes(current.state as InvoiceState)) return;
       await applyChannelNotification(tx, current, answer.notification, clock(), invoiceStateObserver);
     });
     log.info({ invoice_id: invoice.id, notification: answer.notification.kind }, 'invoice notification applied');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { MIN_EVENT_RETENTION_DAYS } from './outbox/eventRetention.js';
+import { MIN_EVENT_RETENTION_DAYS } from './domain/webhookDeliveryWindow.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])

@@ -1,10 +1,6 @@
 import type { SqlClient } from '../db/sql.js';
-import { RETRY_WINDOW_MS } from './retrySchedule.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The shortest retention: past every delivery's retry window, so no event goes while it may still be sent. */
-export const MIN_EVENT_RETENTION_DAYS = Math.ceil(RETRY_WINDOW_MS / DAY_MS) + 1;
 
 /**
  * Up to $2 events created before $1 whose deliveries have all ended, oldest first,

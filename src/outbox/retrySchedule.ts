@@ -1,7 +1,5 @@
 import { backoffDelayMs } from '../domain/backoff.js';
-
-/** A delivery is retried for this long after its event (DESIGN: up to 3 days), then given up. */
-export const RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+import { RETRY_WINDOW_MS } from '../domain/webhookDeliveryWindow.js';
 
 /** Retries back off to at most this far apart: 30 s in the sandbox (DESIGN), an hour in production. */
 export const maxRetryDelayMs = (environment: 'sandbox' | 'production'): number => (environment === 'sandbox' ? 30_000 : 60 * 60 * 1000);

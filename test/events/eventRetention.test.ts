@@ -2,7 +2,8 @@
 // every merchant's, a batch at a time; an event whose delivery is still pending stays, as do newer ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { MIN_EVENT_RETENTION_DAYS, pruneExpiredEvents } from '../../src/outbox/eventRetention.js';
+import { MIN_EVENT_RETENTION_DAYS } from '../../src/domain/webhookDeliveryWindow.js';
+import { pruneExpiredEvents } from '../../src/outbox/eventRetention.js';
 import { createAndCompleteSale, fiscalizedRegisterWithSession, type OperationsFixture } from '../support/operations.js';
 import { createTenantWithKey, createTestApp, json, type TestApp } from '../support/testApp.js';
 

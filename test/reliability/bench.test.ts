@@ -1,5 +1,5 @@
-// The benchmarks themselves (PostgreSQL): `npm run bench` and `npm run bench:export`
-// run end to end from this checkout at a tiny scale and write every figure the
+// The benchmarks themselves (PostgreSQL): `npm run bench`, `npm run bench:export` and
+// `npm run bench:floor` run end to end from this checkout at a tiny scale and write every figure the
 // performance issues ask for, Germany's and Austria's completions side by side.
 // The figures are not judged here; README has them.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -67,6 +67,19 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
     expect(result.server_peak_memory_mib).toBeGreaterThan(0);
     expect(result.embedded).toMatchObject({ ...measured(40, 2), server_peak_memory_mib: expect.any(Number) });
   }, 300_000);
+
+  it('the floor benchmark measures the bare stack with 0 to 4 round trips a request and reports CPU a request of each process', async () => {
+    const run = await runNpmScript('bench:floor', [], {
+      BENCH_DATABASE_URL: process.env.DATABASE_URL!,
+      BENCH_FLOOR_RATE: '20',
+      BENCH_FLOOR_DURATION_S: '1',
+      BENCH_FLOOR_WARMUP_S: '1',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n').filter((line) => line.includes('round trips:'));
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['0', '1', '2', '3', '4']);
+    for (const line of lines) expect(line).toMatch(/[\d.]+ requests\/s of 20; .* errors \{\}; CPU ms\/request: server [\d.]+, database [\d.]+, generator [\d.]+/);
+  }, 120_000);
 
   it('the export benchmark builds a DSFinV-K export through the job path and reports time and memory', async () => {
     const run = await runNpmScript('bench:export', [], {

@@ -10,6 +10,12 @@ export interface TransmittedFile {
   document: Uint8Array;
 }
 
+/** A file as the channel received it: the identifier it gave the file, and when (its receipt). */
+export interface ReceivedFile {
+  identifier: string;
+  receivedAt: Date;
+}
+
 export interface ChannelError {
   code: string;
   message: string;
@@ -39,7 +45,7 @@ export interface InvoiceChannel {
    * The next notification about a file the channel received, or null while there is none;
    * `more` says whether further ones may follow through this call.
    */
-  nextNotification(file: TransmittedFile, identifier: string): Promise<{ notification: ChannelNotification; more: boolean } | null>;
+  nextNotification(file: TransmittedFile, received: ReceivedFile): Promise<{ notification: ChannelNotification; more: boolean } | null>;
   /** How long after a look that found nothing (or after the receipt) to look again. */
   pollDelayMs: number;
   /**

@@ -1,8 +1,7 @@
 import type { Config } from '../../config.js';
 import type { ChannelSettings } from './invoiceJurisdiction.js';
 
-export const channelSettingsOf = (config: Config, clock: () => Date): ChannelSettings => ({
+export const channelSettingsOf = (config: Config): ChannelSettings => ({
   environment: config.environment,
   sdiSimulatorDelayMs: config.sdiSimulatorDelayMs,
-  clock,
 });

@@ -8,8 +8,6 @@ export interface ChannelSettings {
   environment: 'sandbox' | 'production';
   /** How long the sandbox's SdI takes to answer. */
   sdiSimulatorDelayMs: number;
-  /** The service's clock: the sandbox's SdI checks a signature's certificate at the time it receives the file. */
-  clock: () => Date;
 }
 
 /**

@@ -16,5 +16,5 @@ export const italy: InvoiceJurisdiction = {
   language: 'it',
   format: fatturaPaFormat,
   signing: fatturaPaSigning,
-  channel: (settings) => (settings.environment === 'sandbox' ? sandboxSdi(settings.sdiSimulatorDelayMs, settings.clock) : unconfiguredSdi),
+  channel: (settings) => (settings.environment === 'sandbox' ? sandboxSdi(settings.sdiSimulatorDelayMs) : unconfiguredSdi),
 };

@@ -70,17 +70,16 @@ const RECIPIENT_ANSWERS: Record<RecipientSimulation, ChannelNotification> = {
  * public administration's answer (NE EC01/EC02, or DT when its 15 days pass) comes from
  * POST /v1/invoices/{id}/simulate.
  */
-export function sandboxSdi(delayMs: number, clock: () => Date): InvoiceChannel {
+export function sandboxSdi(delayMs: number): InvoiceChannel {
   return {
     pollDelayMs: delayMs,
     send: async (file: TransmittedFile) => {
       readSdiFile(file);
       return { outcome: 'received', identifier: sdiIdentifier() };
     },
-    // The worker asks `delayMs` after the receipt: the outcome is ready then, and the receipt was that long before.
-    nextNotification: async (file) => {
+    // The worker asks `delayMs` after the receipt, or later: the outcome is ready by then.
+    nextNotification: async (file, { receivedAt }) => {
       const facts = readSdiFile(file);
-      const receivedAt = new Date(clock().getTime() - delayMs);
       return { notification: (await signatureRejection(file, facts, receivedAt)) ?? sandboxOutcome(facts), more: false };
     },
     simulateRecipient: (file, event) => {

@@ -17,7 +17,7 @@ export function createInvoiceTransmissionWorker(
   invoiceStateObserver: InvoiceStateObserver,
   clock: () => Date = () => new Date(),
 ): InvoiceTransmissionWorker {
-  const settings = channelSettingsOf(config, clock);
+  const settings = channelSettingsOf(config);
   return new InvoiceTransmissionWorker({
     db,
     log,

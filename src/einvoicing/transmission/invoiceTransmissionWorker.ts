@@ -110,7 +110,8 @@ export class InvoiceTransmissionWorker {
       return true;
     }
 
-    const answer = await channel.nextNotification(file, invoice.authorityIdentifier);
+    // The identifier and the time of receipt are written together when the channel takes the file.
+    const answer = await channel.nextNotification(file, { identifier: invoice.authorityIdentifier, receivedAt: invoice.transmittedAt! });
     if (!answer) {
       await this.queue.release(held, channel.pollDelayMs);
       return true;

@@ -19,7 +19,7 @@ import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 export async function simulateRecipient(ctx: AppContext, organization: Merchant, id: string, event: RecipientSimulation, finalize?: Finalize<Invoice>): Promise<Invoice> {
   return ctx.db.$transaction(async (tx) => {
     const invoice = await lockOwnInvoice(tx, organization, id);
-    const channel = jurisdictionOf(invoice.jurisdiction).channel(channelSettingsOf(ctx.config, ctx.clock));
+    const channel = jurisdictionOf(invoice.jurisdiction).channel(channelSettingsOf(ctx.config));
     if (!channel?.simulateRecipient) throw invalidState(invoice, `Invoices of ${invoice.jurisdiction} get no answer from their recipient through a channel`);
     if (invoice.state !== 'delivered' || invoice.deliveryStatus !== 'delivered' || !invoice.document || !invoice.documentFileName) {
       throw invalidState(invoice, `Only a delivered invoice the recipient has not answered yet can be answered; this one is ${invoice.state}${invoice.deliveryStatus === 'refused' ? ' and was refused' : ''}`);

@@ -47,7 +47,7 @@ export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchan
   const hash = chainHash(position.previousChainHash, document);
   await extendChain(tx, organization.id, jurisdiction.code, hash);
 
-  const channel = jurisdiction.channel(channelSettingsOf(ctx.config, ctx.clock));
+  const channel = jurisdiction.channel(channelSettingsOf(ctx.config));
   const submitted = await changeInvoiceState(tx, invoice, {
     event: 'submitted',
     at,

@@ -1,4 +1,4 @@
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from './dayLength.js';
 
 /** A webhook delivery is retried for this long after its event (DESIGN: up to 3 days), then given up. */
 export const RETRY_WINDOW_MS = 3 * DAY_MS;

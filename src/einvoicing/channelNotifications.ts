@@ -3,8 +3,7 @@ import type { Invoice, Prisma } from '../db/generated/client.js';
 import { settleCancellation } from './cancellationSettlement.js';
 import type { ChannelNotification } from './invoiceChannel.js';
 import { changeInvoiceState, type InvoiceStateChange, type InvoiceStateObserver } from './invoiceStateChange.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../domain/dayLength.js';
 
 const errorsJson = (errors: { code: string; message: string }[]) => errors as unknown as Prisma.InputJsonValue;
 

@@ -1,6 +1,5 @@
 import type { SqlClient } from '../db/sql.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../domain/dayLength.js';
 
 /**
  * Up to $2 events created before $1 whose deliveries have all ended, oldest first,

@@ -1,4 +1,4 @@
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../dayLength.js';
 
 /** Renewal reminders go out this many days before valid_until (contract 6). */
 export const REMINDER_THRESHOLDS_DAYS: readonly number[] = [60, 30, 7];

@@ -1,6 +1,5 @@
 import { CREDENTIAL_FIELDS, portalType, type CredentialField, type CredentialValues, type PortalTypeName } from './portalTypes.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../dayLength.js';
 
 /** A broken rule of a credential as sent: a jurisdiction the portal is not of (validation_error), or a regime's format (regime_validation_failed). */
 export interface CredentialViolation {

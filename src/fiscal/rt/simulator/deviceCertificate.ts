@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { DAY_MS } from '../../../domain/dayLength.js';
 import type { SecretBox } from '../../../lib/secretBox.js';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -28,7 +29,7 @@ export async function createSandboxDeviceCertificate(serial: string, now: Date):
     serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex').replace(/^[89a-f]/, '1'),
     name: `CN=${serial}, O=Sandbox RT simulator, C=IT`,
     notBefore: now,
-    notAfter: new Date(now.getTime() + VALID_YEARS * 365 * 24 * 3600 * 1000),
+    notAfter: new Date(now.getTime() + VALID_YEARS * 365 * DAY_MS),
     signingAlgorithm: ALGORITHM,
     keys,
   });

@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Prisma as PrismaNs } from './generated/client.js';
-import { allPrepared, runPreparedBatch, wireValues, type NamedStatement } from './preparedBatch.js';
+import { allPrepared, runNamedStatement, runPooledStatement, runPreparedBatch, wireValues, type NamedStatement } from './namedStatements.js';
 
 /**
  * Plain SQL with positional parameters, for the paths that run on every
@@ -150,10 +150,10 @@ const statement = (text: string, params: readonly unknown[]): NamedStatement => 
 function poolSql(pool: pg.Pool): SqlClient {
   return {
     async query<T extends object>(text: string, params: readonly unknown[] = []) {
-      return (await pool.query<T>(statement(text, params))).rows;
+      return (await runPooledStatement(pool, statement(text, params))) as T[];
     },
     async write(text: string, params: readonly unknown[] = []) {
-      await pool.query(statement(text, params));
+      await runPooledStatement(pool, statement(text, params));
     },
   };
 }
@@ -188,7 +188,7 @@ interface Waiting {
 async function sendStatements(client: pg.PoolClient, statements: NamedStatement[]): Promise<unknown[][]> {
   if (!statements.length) return [];
   if (allPrepared(client, statements)) return runPreparedBatch(client, statements);
-  const results = await Promise.allSettled(statements.map((item) => client.query(item).then(({ rows }) => rows as unknown[])));
+  const results = await Promise.allSettled(statements.map((item) => runNamedStatement(client, item)));
   const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
   return results.map((result) => (result as PromiseFulfilledResult<unknown[]>).value);

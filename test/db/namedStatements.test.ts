@@ -4,7 +4,7 @@ import { assertWritten, isNothingWritten, postgresSql, RolledBackAtCommitError, 
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 // A transaction's statements go to PostgreSQL under one Sync once its connection has prepared them
-// (src/db/preparedBatch.ts): one answer from the server a batch, not one a statement.
+// (src/db/namedStatements.ts): one answer from the server a batch, not one a statement.
 describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => {
   let t: TestDatabase;
   let pool: pg.Pool;
@@ -148,6 +148,43 @@ describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => 
       { status: 'rejected', reason: expect.objectContaining({ code: '22012' }) },
     ]);
     expect(await count()).toBe(0);
+  });
+
+  // Each statement's rows are parsed by the shape learnt from its first answer (rowShapes): they must be pg's own rows.
+  it('rows of every kind of column come back as pg parses them, from the pool, one by one and in batches, first and later', async () => {
+    const wide = `SELECT $1::text AS id, 42::int AS n, 9007199254740993::bigint AS big, 12.50::numeric::text AS amount, true AS flag,
+        '{"a":[1,2]}'::jsonb AS doc, ARRAY['x','y']::text[] AS tags, '2026-11-28T10:00:00.123Z'::timestamptz AS at,
+        NULL::text AS nothing, 'dup-1' AS dup, 'dup-2' AS dup`;
+    const narrow = 'SELECT count(*)::int AS n FROM batch_probe';
+    const plain = new pg.Client({ connectionString: t.url });
+    await plain.connect();
+    const expected = async (text: string, values: unknown[] = []) => (await plain.query(text, values)).rows;
+    try {
+      const expectedWide = await expected(wide, ['r1']);
+      const expectedNarrow = await expected(narrow);
+      expect(expectedWide[0]).toMatchObject({ n: 42, flag: true, doc: { a: [1, 2] }, tags: ['x', 'y'], nothing: null, dup: 'dup-2' });
+      for (let round = 0; round < 3; round++) {
+        expect(await sql.query(wide, ['r1'])).toEqual(expectedWide);
+        const [inTransaction, count, again] = await sql.transaction((tx) =>
+          Promise.all([tx.query(wide, ['r1']), tx.query(narrow), tx.query(wide, ['r1'])]),
+        );
+        expect(inTransaction).toEqual(expectedWide);
+        expect(count).toEqual(expectedNarrow);
+        expect(again).toEqual(expectedWide);
+        expect(Object.keys(inTransaction[0] as object)).toEqual(Object.keys(expectedWide[0] as object));
+      }
+    } finally {
+      await plain.end();
+    }
+  });
+
+  it('a statement the server refuses on a pooled connection leaves that connection in the pool, usable', async () => {
+    await sql.query("INSERT INTO batch_probe (id) VALUES ('u1')");
+    const backend = async () => (await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0].pid;
+    const before = await backend();
+    await expect(sql.query("INSERT INTO batch_probe (id) VALUES ('u1')")).rejects.toMatchObject({ code: '23505' });
+    expect(await backend()).toBe(before);
+    expect(await count()).toBe(1);
   });
 
   it('a held write that cannot be sent fails the transaction before its COMMIT leaves: what went before is not committed', async () => {

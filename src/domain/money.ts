@@ -26,14 +26,29 @@ export function toAmount(value: AmountLike): Decimal {
   return typeof value === 'string' ? parseAmount(value) : new Money(value);
 }
 
+/** A decimal string's sign, its integer digits without leading zeros, and its fraction digits. */
+const AMOUNT_PARTS = /^(-?)0*(\d+)(?:\.(\d+))?$/;
+
 /**
  * Formats without exponent and without ever rounding: at least `minPlaces` decimals
  * (`1.5` -> `1.50`), more only when the value has them (`0.12345678` stays). Negative zero
- * prints as `0.00`.
+ * prints as `0.00`. A string is formatted from its digits, as a Decimal of it would be:
+ * presenters format every amount of every response, and a Decimal for each cost more
+ * than the rest of their work.
  */
 export function formatAmount(value: AmountLike, minPlaces = 2): string {
+  if (typeof value === 'string') return formatDecimalString(value, minPlaces);
   const d = toAmount(value);
   return d.toFixed(Math.max(minPlaces, d.decimalPlaces()));
+}
+
+function formatDecimalString(s: string, minPlaces: number): string {
+  const parts = AMOUNT_PARTS.exec(s);
+  if (!parts) throw new RangeError(`not a decimal amount: ${JSON.stringify(s)}`);
+  const [, sign, integer, fraction = ''] = parts;
+  const places = fraction.replace(/0+$/, '').padEnd(minPlaces, '0');
+  const zero = integer === '0' && !/[1-9]/.test(fraction);
+  return `${zero ? '' : sign}${integer}${places ? `.${places}` : ''}`;
 }
 
 export function sumAmounts(values: Iterable<AmountLike>): Decimal {

@@ -58,6 +58,36 @@ describe('formatAmount', () => {
     expect(formatAmount('1.23456', 2)).toBe('1.23456');
   });
 
+  it.each([
+    ['007.50', '7.50'],
+    ['-000.000', '0.00'],
+    ['-0.0010', '-0.001'],
+    ['100', '100.00'],
+  ])('formats the string %s as %s', (input, output) => {
+    expect(formatAmount(input)).toBe(output);
+  });
+
+  it.each(['1e3', '', '.5', '1.', '+1', ' 1'])('refuses the string %j as parseAmount does', (input) => {
+    expect(() => formatAmount(input)).toThrow(RangeError);
+  });
+
+  it('formats a string exactly as the Decimal of it (property)', () => {
+    const digits = (min: number, max: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: min, maxLength: max }).map((d) => d.join(''));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', '-'),
+        digits(1, 24),
+        fc.option(digits(1, 12)),
+        fc.integer({ min: 0, max: 4 }),
+        (sign, integer, fraction, minPlaces) => {
+          const s = `${sign}${integer}${fraction === null ? '' : `.${fraction}`}`;
+          expect(formatAmount(s, minPlaces)).toBe(formatAmount(parseAmount(s), minPlaces));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('keeps the numeric value (property)', () => {
     fc.assert(
       fc.property(

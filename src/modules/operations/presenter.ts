@@ -1,11 +1,11 @@
 import type { Operation } from '../../db/generated/client.js';
-import { formatAmount, toAmount } from '../../domain/money.js';
+import { formatAmount } from '../../domain/money.js';
 import { presentFiscalInformation } from '../fiscalRecords/presenter.js';
 import { discountsOf, lineItemsOf, paymentsOf, sessionDetailsOf } from '../../db/records/operation.js';
 import { fiscalRecordOf } from './records.js';
 import type { OperationView } from './schemas.js';
 
-const amount = (value: { toFixed(): string } | null): string => formatAmount(toAmount(value === null ? '0' : value.toFixed()));
+const amount = (value: { toFixed(): string } | null): string => formatAmount(value === null ? '0' : value.toFixed());
 
 /** Style M operation: a union on type with every variant rule of contract 2.2. */
 export function presentOperation(operation: Operation): OperationView {

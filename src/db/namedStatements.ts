@@ -4,7 +4,7 @@ import { prepareValue } from 'pg/lib/utils.js';
 /** Parameters in the form pg sends them (text, or a Buffer, or null), as pg's own queries convert them. */
 export const wireValues = (values: readonly unknown[]): unknown[] => values.map((value) => prepareValue(value));
 
-/** A statement as the pool's connections prepare it: named after its text, with its parameters (see wireValues). */
+/** A statement as the pool's connections prepare it: named after its text, with its parameters in wire form (see wireValues). */
 export interface NamedStatement {
   name: string;
   text: string;
@@ -43,23 +43,19 @@ interface QueryInternals {
   _accumulateRows: boolean;
   _checkForMultirow(): void;
   handleCommandComplete(message: unknown, connection: unknown): void;
+  submit(connection: ProtocolConnection): Error | null;
 }
 
-/** A statement's columns, in order, with the parser of each (pg's, for the column's type). */
+/** A statement's columns (none for a statement without rows), with the parser of each (pg's, for the column's type). */
 interface RowShape {
-  columns: number;
+  fields: FieldDescription[];
   parseRow: ParseRow;
 }
 
-/**
- * Row shapes by statement name, for the process: a named statement's text fixes its columns,
- * so the shape learnt from its first RowDescription holds for every later one.
- */
-const rowShapes = new Map<string, RowShape>();
-
-function rowShapeOf(names: readonly string[], parsers: readonly ((value: string) => unknown)[]): RowShape {
+function rowShapeOf(fields: FieldDescription[], parsers: readonly ((value: string) => unknown)[]): RowShape {
+  const names = fields.map((field) => field.name);
   return {
-    columns: names.length,
+    fields,
     // Properties added in the same order give every row one hidden class, where pg copies each from a dictionary-mode template.
     parseRow(values) {
       const row: Row = {};
@@ -72,22 +68,43 @@ function rowShapeOf(names: readonly string[], parsers: readonly ((value: string)
   };
 }
 
+const NO_COLUMNS = rowShapeOf([], []);
+
+/**
+ * Row shapes by statement name, for each connection: once a connection has prepared a
+ * statement its columns are fixed (PostgreSQL refuses to run it should a table change them),
+ * so the shape learnt from its first description holds for every later execution there.
+ */
+const rowShapes = new WeakMap<ProtocolConnection, Map<string, RowShape>>();
+
+function rowShapesOf(connection: ProtocolConnection): Map<string, RowShape> {
+  let shapes = rowShapes.get(connection);
+  if (!shapes) {
+    shapes = new Map();
+    rowShapes.set(connection, shapes);
+  }
+  return shapes;
+}
+
 const pgQuery = pg.Query.prototype as unknown as QueryInternals;
 
 /**
  * Named statements as one pg query, with rows parsed by each statement's shape. pg rebuilds a
  * result's parsers from every RowDescription, and copies a template of the column names for
- * every row: for the service's wide rows that cost more than reading the answer. Here the
- * parsers pg built for a statement's first RowDescription are kept (see rowShapes), and reused
- * for every later one with the same number of columns. Rows come in text format (nothing here
- * asks for binary), which is all the shapes parse.
+ * every row: for the service's wide rows that cost more than reading the answer. Here a
+ * statement's shape is learnt from its first description on a connection (see rowShapes) and
+ * reused there. Rows come in text format (nothing here asks for binary), which is all the
+ * shapes parse.
  */
 class RowShapedQuery extends pg.Query {
-  /** Statements answered so far: a RowDescription describes the one after them. */
+  protected shapes = new Map<string, RowShape>();
+  /** Statements answered so far: what arrives now belongs to the one after them. */
   private answered = 0;
+  /** Whether the statement being answered has its result and shape in place (from its RowDescription or its first row). */
+  private shaped = false;
 
   constructor(
-    private readonly names: readonly string[],
+    protected readonly names: readonly string[],
     text: string,
     values: unknown[] | undefined,
     callback: (error: Error | undefined, results: unknown) => void,
@@ -96,28 +113,43 @@ class RowShapedQuery extends pg.Query {
     super(text, values, callback);
   }
 
-  handleRowDescription(message: { fields: FieldDescription[] }): void {
+  /** Starts the result of the statement being answered, parsed by `shape`. */
+  private shapeResult(shape: RowShape): void {
     const query = this as unknown as QueryInternals;
     query._checkForMultirow();
-    const result = query._result;
-    const name = this.names[this.answered];
-    let shape = rowShapes.get(name);
-    if (shape?.columns !== message.fields.length) {
-      result.addFields(message.fields);
-      shape = rowShapeOf(
-        message.fields.map((field) => field.name),
-        result._parsers,
-      );
-      rowShapes.set(name, shape);
-    }
-    result.fields = message.fields;
-    result.parseRow = shape.parseRow;
+    query._result.fields = shape.fields;
+    query._result.parseRow = shape.parseRow;
     query._accumulateRows = true;
+    this.shaped = true;
+  }
+
+  handleRowDescription(message: { fields: FieldDescription[] }): void {
+    const name = this.names[this.answered];
+    let shape = this.shapes.get(name);
+    if (shape?.fields.length !== message.fields.length) {
+      const result = (this as unknown as QueryInternals)._result;
+      result.addFields(message.fields);
+      shape = rowShapeOf(message.fields, result._parsers);
+      this.shapes.set(name, shape);
+    }
+    this.shapeResult(shape);
+  }
+
+  /** A row of a statement sent without a Describe (see PreparedBatch) comes without a RowDescription before it. */
+  handleDataRow(message: unknown): void {
+    if (!this.shaped) this.shapeResult(this.shapes.get(this.names[this.answered])!);
+    (pg.Query.prototype as unknown as { handleDataRow(message: unknown): void }).handleDataRow.call(this, message);
   }
 
   handleCommandComplete(message: unknown, connection: unknown): void {
+    // Described and answered without a RowDescription: the statement has no columns.
+    if (!this.shaped) {
+      const name = this.names[this.answered];
+      if (!this.shapes.has(name)) this.shapes.set(name, NO_COLUMNS);
+    }
     pgQuery.handleCommandComplete.call(this, message, connection);
     this.answered += 1;
+    this.shaped = false;
   }
 }
 
@@ -126,6 +158,11 @@ class NamedStatementQuery extends RowShapedQuery {
   constructor(statement: NamedStatement, callback: (error: Error | undefined, results: unknown) => void) {
     super([statement.name], statement.text, statement.values, callback);
     (this as unknown as QueryInternals).name = statement.name;
+    // pg's types declare submit as a property; this one takes the connection's shapes, then prepares as pg does.
+    this.submit = ((connection: ProtocolConnection) => {
+      this.shapes = rowShapesOf(connection);
+      return pgQuery.submit.call(this, connection);
+    }) as unknown as pg.Query['submit'];
   }
 }
 
@@ -135,19 +172,21 @@ class NamedStatementQuery extends RowShapedQuery {
  * a statement. The first failure ends the batch (the server skips what follows it up to the
  * Sync), as a failed statement in a transaction fails everything after it anyway. Only for
  * statements the connection has prepared: a Parse sent here would leave pg's record of prepared
- * statements wrong when the batch fails before the server reaches it.
+ * statements wrong when the batch fails before the server reaches it. A statement whose shape
+ * the connection knows goes without a Describe: PostgreSQL need not describe its columns
+ * again, nor the client read them.
  */
 class PreparedBatch extends RowShapedQuery {
   constructor(statements: readonly NamedStatement[], callback: (error: Error | undefined, results: unknown) => void) {
     const names = statements.map(({ name }) => name);
     super(names, names.join(';'), undefined, callback);
-    // pg's types declare submit as a property; a batch sends Bind, Describe and Execute per statement, then one Sync.
     this.submit = ((connection: ProtocolConnection) => {
+      this.shapes = rowShapesOf(connection);
       connection.stream.cork();
       try {
         for (const { name, values } of statements) {
           connection.bind({ statement: name, values });
-          connection.describe({ type: 'P', name: '' });
+          if (!this.shapes.has(name)) connection.describe({ type: 'P', name: '' });
           connection.execute({ portal: '' });
         }
         connection.sync();
@@ -176,7 +215,8 @@ export function runPreparedBatch(client: pg.PoolClient, statements: readonly Nam
 }
 
 /**
- * Runs one named statement on a connection of the pool. A connection that failed while it was
+ * Runs one named statement on a connection of the pool, as a batch of one once the connection
+ * has prepared it (see PreparedBatch). A connection that failed while it was
  * out is discarded; one whose statement the server refused (a constraint, a lock timeout) is
  * as usable as before and goes back.
  */
@@ -188,7 +228,7 @@ export async function runPooledStatement(pool: pg.Pool, statement: NamedStatemen
   };
   client.on('error', onError);
   try {
-    return await runNamedStatement(client, statement);
+    return allPrepared(client, [statement]) ? (await runPreparedBatch(client, [statement]))[0] : await runNamedStatement(client, statement);
   } finally {
     client.off('error', onError);
     client.release(broken);

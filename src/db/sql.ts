@@ -150,10 +150,10 @@ const statement = (text: string, params: readonly unknown[]): NamedStatement => 
 function poolSql(pool: pg.Pool): SqlClient {
   return {
     async query<T extends object>(text: string, params: readonly unknown[] = []) {
-      return (await runPooledStatement(pool, statement(text, params))) as T[];
+      return (await runPooledStatement(pool, statement(text, wireValues(params)))) as T[];
     },
     async write(text: string, params: readonly unknown[] = []) {
-      await runPooledStatement(pool, statement(text, params));
+      await runPooledStatement(pool, statement(text, wireValues(params)));
     },
   };
 }

@@ -10,17 +10,23 @@ describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => 
   let pool: pg.Pool;
   let sql: SqlDatabase;
   let syncs = 0;
+  let describes = 0;
 
   beforeAll(async () => {
     t = await createTestDatabase();
     // One connection, so every transaction meets the statements the ones before it prepared.
     pool = new pg.Pool({ connectionString: t.url, max: 1, pipeline: true });
     pool.on('connect', (client) => {
-      const connection = (client as pg.PoolClient & { connection: { sync(): void } }).connection;
+      const connection = (client as pg.PoolClient & { connection: { sync(): void; describe(config: unknown): void } }).connection;
       const sync = connection.sync.bind(connection);
       connection.sync = () => {
         syncs += 1;
         sync();
+      };
+      const describe = connection.describe.bind(connection);
+      connection.describe = (config) => {
+        describes += 1;
+        describe(config);
       };
     });
     sql = postgresSql(pool);
@@ -175,6 +181,33 @@ describe.runIf(process.env.DATABASE_URL)('prepared batches (PostgreSQL)', () => 
       }
     } finally {
       await plain.end();
+    }
+  });
+
+  it('a statement whose shape the connection knows goes without a Describe, its rows (or none) read all the same', async () => {
+    const mixed = (id: string) =>
+      sql.transaction(async (tx) => {
+        await tx.write('INSERT INTO batch_probe (id, n) VALUES ($1, 7)', [id]);
+        return Promise.all([
+          tx.query<{ id: string; n: number }>('SELECT id, n FROM batch_probe WHERE id = $1', [id]),
+          tx.query<{ id: string }>('SELECT id FROM batch_probe WHERE n < 0'),
+          tx.query<{ total: number }>('SELECT sum(n)::int AS total FROM batch_probe'),
+        ]);
+      });
+    expect(await mixed('d1')).toEqual([[{ id: 'd1', n: 7 }], [], [{ total: 7 }]]);
+    describes = 0;
+    syncs = 0;
+    expect(await mixed('d2')).toEqual([[{ id: 'd2', n: 7 }], [], [{ total: 14 }]]);
+    expect(describes).toBe(0);
+    expect(syncs).toBe(1);
+  });
+
+  it('parameters pg converts (a date, an object for jsonb, an array) go the same on a pooled connection before and after it prepared the statement', async () => {
+    const at = new Date('2026-11-28T10:00:00.123Z');
+    for (let round = 0; round < 3; round++) {
+      expect(await sql.query('SELECT $1::timestamptz AS at, $2::jsonb AS doc, $3::text[] AS tags', [at, { a: [1, 2] }, ['x', 'y']])).toEqual([
+        { at, doc: { a: [1, 2] }, tags: ['x', 'y'] },
+      ]);
     }
   });
 

@@ -97,8 +97,9 @@ const pgQuery = pg.Query.prototype as unknown as QueryInternals;
  * rowShapes) and reused there. Rows come in text format (nothing here asks for binary), which
  * is all the shapes parse.
  */
-class RowShapedQuery extends pg.Query {
-  protected shapes = new Map<string, RowShape>();
+abstract class RowShapedQuery extends pg.Query {
+  /** The shapes of the connection the query is sent on, taken when it is submitted. */
+  protected shapes!: Map<string, RowShape>;
   /** Statements answered so far: what arrives now belongs to the one after them. */
   private answered = 0;
   /** Whether the statement being answered has its result and shape in place (from its RowDescription or its first row). */
@@ -112,7 +113,15 @@ class RowShapedQuery extends pg.Query {
   ) {
     // Text and callback as arguments: a config object would be copied property by property (pg's normalizeQueryConfig).
     super(text, values, callback);
+    // pg's types declare submit as a property.
+    this.submit = ((connection: ProtocolConnection) => {
+      this.shapes = rowShapesOf(connection);
+      return this.send(connection);
+    }) as unknown as pg.Query['submit'];
   }
+
+  /** Writes the query's messages to the connection, as pg's submit does. */
+  protected abstract send(connection: ProtocolConnection): Error | null;
 
   /** Starts the result of the statement being answered, parsed by `shape`. */
   private shapeResult(shape: RowShape): void {
@@ -127,7 +136,7 @@ class RowShapedQuery extends pg.Query {
   handleRowDescription(message: { fields: FieldDescription[] }): void {
     const name = this.names[this.answered];
     let shape = this.shapes.get(name);
-    if (shape?.fields.length !== message.fields.length) {
+    if (!shape) {
       const result = (this as unknown as QueryInternals)._result;
       result.addFields(message.fields);
       shape = rowShapeOf(message.fields, result._parsers);
@@ -159,11 +168,10 @@ class NamedStatementQuery extends RowShapedQuery {
   constructor(statement: NamedStatement, callback: (error: Error | undefined, results: unknown) => void) {
     super([statement.name], statement.text, statement.values, callback);
     (this as unknown as QueryInternals).name = statement.name;
-    // pg's types declare submit as a property; this one takes the connection's shapes, then prepares as pg does.
-    this.submit = ((connection: ProtocolConnection) => {
-      this.shapes = rowShapesOf(connection);
-      return pgQuery.submit.call(this, connection);
-    }) as unknown as pg.Query['submit'];
+  }
+
+  protected send(connection: ProtocolConnection): Error | null {
+    return pgQuery.submit.call(this, connection);
   }
 }
 
@@ -178,24 +186,27 @@ class NamedStatementQuery extends RowShapedQuery {
  * again, nor the client read them.
  */
 class PreparedBatch extends RowShapedQuery {
-  constructor(statements: readonly NamedStatement[], callback: (error: Error | undefined, results: unknown) => void) {
+  constructor(
+    private readonly statements: readonly NamedStatement[],
+    callback: (error: Error | undefined, results: unknown) => void,
+  ) {
     const names = statements.map(({ name }) => name);
     super(names, names.join(';'), undefined, callback);
-    this.submit = ((connection: ProtocolConnection) => {
-      this.shapes = rowShapesOf(connection);
-      connection.stream.cork();
-      try {
-        for (const { name, values } of statements) {
-          connection.bind({ statement: name, values });
-          if (!this.shapes.has(name)) connection.describe({ type: 'P', name: '' });
-          connection.execute({ portal: '' });
-        }
-        connection.sync();
-      } finally {
-        connection.stream.uncork();
+  }
+
+  protected send(connection: ProtocolConnection): null {
+    connection.stream.cork();
+    try {
+      for (const { name, values } of this.statements) {
+        connection.bind({ statement: name, values });
+        if (!this.shapes.has(name)) connection.describe({ type: 'P', name: '' });
+        connection.execute({ portal: '' });
       }
-      return null;
-    }) as unknown as pg.Query['submit'];
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+    return null;
   }
 }
 

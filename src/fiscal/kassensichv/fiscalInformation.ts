@@ -28,8 +28,10 @@ export interface KassenSichVFiscalRecord {
   start_signature: string;
 }
 
-export function buildFiscalRecord(input: SignedTseTransaction & { clientId: string; documentNumber: string; documentType: string }): KassenSichVFiscalRecord {
-  const { tse, clientId, start, finish } = input;
+export function buildFiscalRecord(
+  { tse, start, finish }: SignedTseTransaction,
+  { clientId, documentNumber, documentType }: { clientId: string; documentNumber: string; documentType: string },
+): KassenSichVFiscalRecord {
   const qr = buildReceiptQrData({
     clientId,
     processType: finish.processType,
@@ -45,8 +47,8 @@ export function buildFiscalRecord(input: SignedTseTransaction & { clientId: stri
   });
   return {
     regime: 'KassenSichV',
-    document_number: input.documentNumber,
-    document_type: input.documentType,
+    document_number: documentNumber,
+    document_type: documentType,
     tss_serial_number: tse.serialNumber,
     pos_client_serial_number: clientId,
     signature_algorithm: tse.algorithm,

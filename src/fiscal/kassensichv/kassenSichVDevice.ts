@@ -17,11 +17,6 @@ export class KassenSichVDevice implements FiscalDevice {
       processType: process.processType,
       processData: process.processData,
     });
-    return buildFiscalRecord({
-      ...signed,
-      clientId: this.clientId,
-      documentNumber: record.documentNumber,
-      documentType: process.documentType,
-    });
+    return buildFiscalRecord(signed, { clientId: this.clientId, documentNumber: record.documentNumber, documentType: process.documentType });
   }
 }

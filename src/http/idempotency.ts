@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertWritten, isNothingWritten, type SqlClient, type SqlDatabase } from '../db/sql.js';
-import { newId } from '../lib/ids.js';
 import { conflict, DomainError, invalidRequest } from '../domain/errors.js';
 import { apiErrorOf } from './errorHandler.js';
 import { ApiError, isRetryableStatus } from './errors.js';
@@ -84,9 +83,9 @@ export class KeyTakenError extends Error {
  */
 const STORE_RESPONSE = `
   WITH written AS (
-    INSERT INTO idempotency_keys (id, tenant_id, merchant_scope, endpoint, key, request_hash,
+    INSERT INTO idempotency_keys (tenant_id, merchant_scope, endpoint, key, request_hash,
                                   response_status, response_body, response_headers, expires_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, now() + make_interval(hours => $10::int))
+    VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8::json, now() + make_interval(hours => $9::int))
     ON CONFLICT (tenant_id, merchant_scope, endpoint, key) DO UPDATE
       SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
           response_body = EXCLUDED.response_body, response_headers = EXCLUDED.response_headers,
@@ -147,7 +146,6 @@ export class IdempotencyStore {
     if (isRetryableStatus(result.status)) return;
     try {
       await sql.write(STORE_RESPONSE, [
-        newId('idk'),
         scope.tenantId,
         scope.merchantScope,
         scope.endpoint,

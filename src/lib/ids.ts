@@ -27,7 +27,7 @@ export function randomBase62(length: number): string {
 }
 
 export type IdPrefix =
-  | 'ten' | 'key' | 'mer' | 'loc' | 'reg' | 'tse' | 'ttx' | 'ses' | 'op' | 'rcp' | 'idk' | 'exp'
+  | 'ten' | 'key' | 'mer' | 'loc' | 'reg' | 'tse' | 'ttx' | 'ses' | 'op' | 'rcp' | 'exp'
   | 'li' | 'tax' | 'dis' | 'pay' | 'rkv' | 'rkb' | 'rtv' | 'rtd' | 'dcl' | 'rtx' | 'evt' | 'we' | 'inv' | 'itx'
   | 'fcert' | 'fpc';
 

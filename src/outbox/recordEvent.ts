@@ -23,7 +23,7 @@ export interface NewEvent {
 const INSERT_EVENT_AND_DELIVERIES = `
   WITH event AS (
     INSERT INTO events (id, merchant_id, type, data, created_at)
-    VALUES ($1, $2, $3, $4::jsonb, clock_timestamp())
+    VALUES ($1, $2, $3, $4::json, clock_timestamp())
     RETURNING id, merchant_id, type, created_at)
   INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, run_after, created_at)
   SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, w.id, 'pending', e.created_at, e.created_at

@@ -26,7 +26,7 @@ describe('row storage of the tables written per mutation', () => {
   it('an event of 6 kB is stored as written; one over a page is still compressed', async () => {
     const payload = (size: number) => JSON.stringify({ object: { note: 'x'.repeat(size) } });
     await t.database.sql.query(
-      `INSERT INTO events (id, merchant_id, type, data) VALUES ('evt_inline', 'mer_x', 'probe', $1::jsonb), ('evt_large', 'mer_x', 'probe', $2::jsonb)`,
+      `INSERT INTO events (id, merchant_id, type, data) VALUES ('evt_inline', 'mer_x', 'probe', $1::json), ('evt_large', 'mer_x', 'probe', $2::json)`,
       [payload(6000), payload(20000)],
     );
     const stored = await t.database.sql.query<{ id: string; compression: string | null }>(
@@ -36,5 +36,15 @@ describe('row storage of the tables written per mutation', () => {
       { id: 'evt_inline', compression: null },
       { id: 'evt_large', compression: 'pglz' },
     ]);
+  });
+
+  it('stores the documents it never looks into as json, which PostgreSQL checks but does not convert', async () => {
+    const columns = await t.database.sql.query<{ column: string; type: string }>(
+      `SELECT table_name || '.' || column_name AS column, data_type AS type FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = ANY($1::text[]) AND data_type IN ('json', 'jsonb') ORDER BY 1`,
+      [[...WRITTEN_PER_MUTATION, 'rt_documents']],
+    );
+    expect(columns.length).toBeGreaterThanOrEqual(17);
+    expect(columns.filter((column) => column.type !== 'json')).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 // Contract 5.7 and 8: Idempotency-Key replays, conflicts, scope (endpoint, merchant, tenant), concurrency,
 // retryable failures not stored, retention of at least 24 hours and sweeping.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ApiError } from '../../src/http/errors.js';
 import { IdempotencyStore, KeyTakenError, runIdempotent } from '../../src/http/idempotency.js';
-import { newId } from '../../src/lib/ids.js';
 import {
   auth,
   createDeuSetup,
@@ -24,8 +24,17 @@ let deu: Tenant;
 /** How often the flaky test route's work ran, per Idempotency-Key. */
 const executions = new Map<string, number>();
 
-/** A route whose first execution fails with a retryable error and whose next ones succeed. */
-function flakyRoute(app: FastifyInstance) {
+/**
+ * Test routes: `flaky` fails its first execution with a retryable error and succeeds on the next ones;
+ * `unordered` answers with keys in no sorted order (and no response schema, so its body is written as given).
+ */
+function testRoutes(app: FastifyInstance) {
+  app.post('/v1/test/unordered', async (request, reply) =>
+    runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async () => ({
+      status: 201,
+      body: { zebra: 'last in sorted order', execution: randomUUID(), a: { z: 1, b: [2, { y: 3, c: 4 }] } },
+    })),
+  );
   app.post('/v1/test/flaky', async (request, reply) =>
     runIdempotent(app.ctx.idempotency, request, reply, { required: true }, async () => {
       const key = String(request.headers['idempotency-key']);
@@ -39,7 +48,7 @@ function flakyRoute(app: FastifyInstance) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({}, { routes: flakyRoute });
+  t = await createTestApp({}, { routes: testRoutes });
   deu = await createTenantWithKey(t.database, 'DEU');
 });
 afterAll(() => t.close());
@@ -67,6 +76,15 @@ describe('replay', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.headers['x-request-id']).toBeTruthy();
     expect(await merchantCount(tenant.tenantId)).toBe(1);
+  });
+
+  it('replays the body as the original was written, key order included', async () => {
+    const call = () => t.app.inject({ method: 'POST', url: '/v1/test/unordered', headers: { ...auth(deu.apiKey), 'idempotency-key': 'unordered-1' } });
+    const first = await call();
+    expect(first.body.indexOf('"zebra"')).toBeLessThan(first.body.indexOf('"a"'));
+    const replay = await call();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(first.body);
   });
 
   it('treats the same payload with another key order as the same payload', async () => {
@@ -387,17 +405,17 @@ describe('retention', () => {
   });
 
   it('sweep deletes expired records and keeps live ones', async () => {
+    const scopeOf = ({ tenantId, merchantScope, endpoint }: { tenantId: string; merchantScope: string; endpoint: string }) => ({ tenantId, merchantScope, endpoint });
     const store = new IdempotencyStore(t.database.sql, { retentionHours: 24 });
     const base = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/merchants', requestHash: 'x', responseStatus: 201, responseBody: {} };
-    const expired = newId('idk');
-    const live = newId('idk');
     await t.database.prisma.idempotencyKey.create({
-      data: { ...base, id: expired, key: 'sweep-expired', createdAt: new Date(Date.now() - 25 * 3600 * 1000), expiresAt: new Date(Date.now() - 3600 * 1000) },
+      data: { ...base, key: 'sweep-expired', createdAt: new Date(Date.now() - 25 * 3600 * 1000), expiresAt: new Date(Date.now() - 3600 * 1000) },
     });
-    await t.database.prisma.idempotencyKey.create({ data: { ...base, id: live, key: 'sweep-live', expiresAt: new Date(Date.now() + 3600 * 1000) } });
+    await t.database.prisma.idempotencyKey.create({ data: { ...base, key: 'sweep-live', expiresAt: new Date(Date.now() + 3600 * 1000) } });
     expect(await store.sweep()).toBeGreaterThanOrEqual(1);
-    expect(await t.database.prisma.idempotencyKey.findUnique({ where: { id: expired } })).toBeNull();
-    expect(await t.database.prisma.idempotencyKey.findUnique({ where: { id: live } })).not.toBeNull();
+    const stored = (key: string) => t.database.prisma.idempotencyKey.findUnique({ where: { tenantId_merchantScope_endpoint_key: { ...scopeOf(base), key } } });
+    expect(await stored('sweep-expired')).toBeNull();
+    expect(await stored('sweep-live')).not.toBeNull();
   });
 
   it('after expiry the key executes again', async () => {

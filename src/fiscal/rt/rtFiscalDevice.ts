@@ -36,7 +36,7 @@ export const RECORD_FISCAL_DAY = `
 const INSERT_DOCUMENT = `
   INSERT INTO rt_documents (id, rt_device_id, register_id, operation_id, kind, fiscal_day, progressive, document_number,
                             issued_at, totals, paid_cash, paid_electronic, lottery_code, reference)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14::jsonb)`;
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13, $14::json)`;
 
 /** Gross per rate or natura, after cart discounts spread over the lines in proportion to their gross. */
 function totalsOf(request: RtDocumentRequest): { tax: string; gross: string }[] {

@@ -165,7 +165,7 @@ export async function completeOperation(
     completed.receiptId = await issueReceipt(sql, merchant, completed, now, placeOf(row), receiptToken);
     await sql.write(
       `UPDATE operations
-          SET status = 'completed', payments = $2::jsonb, completed_at = $3, fiscal_information = $4::jsonb,
+          SET status = 'completed', payments = $2::json, completed_at = $3, fiscal_information = $4::json,
               resource_version = $5, updated_at = $6, receipt_id = $7
         WHERE id = $1`,
       [

@@ -127,8 +127,8 @@ const INSERT_OPERATION = `
                           sequence_number, external_id, pretax_amount, tax_amount, tip_amount, total_amount,
                           line_items, cart_level_discounts, payments, related_operation_id, external_related_operation, note,
                           lottery_code, fiscal_attempts, resource_version, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb, $18::jsonb, $19,
-          $20::jsonb, $21, $22, $23, $24, $25, $26)`;
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::json, $17::json, $18::json, $19,
+          $20::json, $21, $22, $23, $24, $25, $26)`;
 
 /** An operation as `open` (contract 3.1), every column as a read of the inserted row returns it. */
 function openOperation(merchant: Merchant, input: GoodsMovementInput, discounts: StoredDiscount[], placement: Placement | null): Operation {

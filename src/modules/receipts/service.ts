@@ -35,7 +35,7 @@ export async function issueReceipt(
   const document = buildReceiptSnapshot({ operation, merchant, ...place, issuedAt });
   await sql.write(
     `INSERT INTO receipts (id, merchant_id, operation_id, public_token, status, issued_at, document)
-     VALUES ($1, $2, $3, $4, 'available', $5, $6::jsonb)`,
+     VALUES ($1, $2, $3, $4, 'available', $5, $6::json)`,
     [id, merchant.id, operation.id, publicToken, issuedAt, JSON.stringify(document)],
   );
   return id;

@@ -405,15 +405,15 @@ describe('retention', () => {
   });
 
   it('sweep deletes expired records and keeps live ones', async () => {
-    const scopeOf = ({ tenantId, merchantScope, endpoint }: { tenantId: string; merchantScope: string; endpoint: string }) => ({ tenantId, merchantScope, endpoint });
     const store = new IdempotencyStore(t.database.sql, { retentionHours: 24 });
-    const base = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/merchants', requestHash: 'x', responseStatus: 201, responseBody: {} };
+    const scope = { tenantId: deu.tenantId, merchantScope: '', endpoint: 'POST /v1/merchants' };
+    const base = { ...scope, requestHash: 'x', responseStatus: 201, responseBody: {} };
     await t.database.prisma.idempotencyKey.create({
       data: { ...base, key: 'sweep-expired', createdAt: new Date(Date.now() - 25 * 3600 * 1000), expiresAt: new Date(Date.now() - 3600 * 1000) },
     });
     await t.database.prisma.idempotencyKey.create({ data: { ...base, key: 'sweep-live', expiresAt: new Date(Date.now() + 3600 * 1000) } });
     expect(await store.sweep()).toBeGreaterThanOrEqual(1);
-    const stored = (key: string) => t.database.prisma.idempotencyKey.findUnique({ where: { tenantId_merchantScope_endpoint_key: { ...scopeOf(base), key } } });
+    const stored = (key: string) => t.database.prisma.idempotencyKey.findUnique({ where: { tenantId_merchantScope_endpoint_key: { ...scope, key } } });
     expect(await stored('sweep-expired')).toBeNull();
     expect(await stored('sweep-live')).not.toBeNull();
   });

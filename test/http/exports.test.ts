@@ -155,6 +155,9 @@ describe('export jobs', () => {
     const row = await t.database.prisma.exportJob.findUniqueOrThrow({ where: { id } });
     expect(row.attempts).toBe(2);
 
+    // The server's own worker polls the same queue and could claim the job first: stopped, only
+    // the three claims below compete for it.
+    await t.app.ctx.exportWorker?.stop();
     const queue = new ExportQueue(t.database.prisma, 30_000);
     await t.database.prisma.exportJob.create({
       data: { id: 'exp_concurrency', merchantId: fx.merchantId, type: 'dsfinvk', status: 'pending', fromTime: new Date(0), toTime: new Date() },

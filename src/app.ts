@@ -18,7 +18,7 @@ import { authPlugin } from './http/auth.js';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './http/errorHandler.js';
 import { invalidRequest } from './domain/errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
-import { loggerOptions } from './http/loggerOptions.js';
+import { logOptions } from './http/loggerOptions.js';
 import { nulGuardPlugin } from './http/nulGuard.js';
 import { rateLimitPlugin, type WindowCounter } from './http/rateLimit.js';
 import { requestIdFor } from './http/requestId.js';
@@ -76,7 +76,7 @@ const trustedProxies = (trust: Config['trustProxy']) => (typeof trust === 'numbe
 
 export async function buildApp({ config, database, secretsKey, logStream, clock = () => new Date(), rateLimitCounter, checkResponses = true }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, logStream),
+    ...logOptions(config.logLevel, logStream),
     genReqId: requestIdFor,
     bodyLimit: config.bodyLimitBytes,
     // Behind proxies the client's address (rate limits, logs) is the one they forwarded.

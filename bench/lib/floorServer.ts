@@ -3,7 +3,7 @@
 // FLOOR_ROUND_TRIPS prepared statements sent one after another through pg's pool.
 import Fastify from 'fastify';
 import pg from 'pg';
-import { loggerOptions } from '../../src/http/loggerOptions.js';
+import { logOptions } from '../../src/http/loggerOptions.js';
 import { logDestination } from '../../src/lib/logDestination.js';
 
 const roundTrips = Number(process.env.FLOOR_ROUND_TRIPS ?? 0);
@@ -26,7 +26,7 @@ const operation = {
   created_at: '2026-11-28T17:00:00.000Z',
 };
 
-const app = Fastify({ logger: loggerOptions('info', await logDestination()) });
+const app = Fastify(logOptions('info', await logDestination()));
 app.post('/floor', async (request, reply) => {
   const { key } = request.body as { key: string };
   for (let i = 0; i < roundTrips; i++) await pool.query({ name: `floor_${i}`, text: `SELECT $1::text AS key, now() AS at, ${i} AS step`, values: [key] });

@@ -72,7 +72,7 @@ describe('logDestination', () => {
       await t.close();
     }
     const text = output.text();
-    expect(text).toMatch(/INFO.*incoming request/);
+    expect(text).toMatch(/INFO.*request completed/);
     expect(text).toContain('"pretty-1"');
     expect(text).toContain('/receipts/[redacted]');
     expect(text).not.toContain(TOKEN);

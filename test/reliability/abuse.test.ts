@@ -266,7 +266,7 @@ describe('credentials never reach the log', () => {
     }
 
     const log = lines.join('');
-    expect(log).toContain('incoming request');
+    expect(log).toContain('request completed');
     expect(log).toContain('/receipts/[redacted]');
     expect(log).toContain('unparsable request');
     const secretPart = apiKey.slice(apiKey.lastIndexOf('_') + 1);

@@ -28,7 +28,8 @@ import { runOpenLoop, type FlowOutcome, type OpenLoopResult } from './lib/openLo
 import { startServer, type BenchServer } from './lib/server.js';
 import { writeResults } from './lib/results.js';
 import { cpuReport, cpuTotals, type CpuReport } from './lib/cpu.js';
-import { summarize } from './lib/stats.js';
+import { summarize, type LatencySummary } from './lib/stats.js';
+import { logEnd, serverLatency } from './lib/serverLatency.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -52,7 +53,7 @@ const databaseUrl = (name: string) => {
 
 type Report = ReturnType<typeof report>;
 
-function report(result: OpenLoopResult, registers: number, cpu: CpuReport | null) {
+function report(result: OpenLoopResult, registers: number, cpu: CpuReport | null, serverLatencyMs: Record<string, LatencySummary>) {
   return {
     target_mutations_per_s: result.targetRate * 2,
     registers,
@@ -63,6 +64,8 @@ function report(result: OpenLoopResult, registers: number, cpu: CpuReport | null
     mutations_per_s: Math.round(result.achievedRate * 2 * 10) / 10,
     signed_completions_per_s: result.achievedRate,
     latency_ms: Object.fromEntries(Object.entries(result.latencies).map(([name, samples]) => [name, summarize(samples)])),
+    /** The same calls from their arrival in the server to its response (its request log). */
+    server_latency_ms: serverLatencyMs,
     slowest_call_per_second_ms: result.slowestPerSecond,
     errors: result.errors,
     statuses: result.statuses,
@@ -78,9 +81,11 @@ const keptUp = (run: Report) => Object.keys(run.errors).length === 0 && run.flow
 
 function print(label: string, run: Report) {
   const { create, complete } = run.latency_ms;
+  const inServer = run.server_latency_ms;
   console.log(
     `  ${label}: ${run.mutations_per_s} mutations/s of ${run.target_mutations_per_s} on ${run.registers} registers; ` +
-      `create p50/p99 ${create?.p50}/${create?.p99} ms, complete p50/p99 ${complete?.p50}/${complete?.p99} ms, errors ${JSON.stringify(run.errors)}` +
+      `create p50/p99 ${create?.p50}/${create?.p99} ms, complete p50/p99 ${complete?.p50}/${complete?.p99} ms ` +
+      `(in the server ${inServer.create?.p50}/${inServer.create?.p99} and ${inServer.complete?.p50}/${inServer.complete?.p99}), errors ${JSON.stringify(run.errors)}` +
       (run.cpu ? `; CPU ms/mutation: server ${run.cpu.ms_per_mutation.server}, database ${run.cpu.ms_per_mutation.database}, generator ${run.cpu.ms_per_mutation.generator}` : ''),
   );
 }
@@ -94,12 +99,17 @@ async function run(
   flow: (index: number) => Promise<FlowOutcome>,
 ): Promise<Report> {
   const before = cpuTotals(server.process.pid);
+  const logOffset = logEnd(server.logFile);
   const startedAt = performance.now();
+  const startedAtMs = Date.now();
   const loop = await runOpenLoop(rate / 2, durationS, flow);
   // Until the last flow answered: a backlog drains after the offered load stops.
   const elapsedS = (performance.now() - startedAt) / 1000;
   const cpu = cpuReport(before, cpuTotals(server.process.pid), elapsedS, loop.completed * 2);
-  const result = report(loop, registers, cpu);
+  const endedAtMs = Date.now();
+  // The server's processes write their log in blocks within a quarter of a second (src/lib/logDestination.ts).
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const result = report(loop, registers, cpu, serverLatency(server.logFile, logOffset, startedAtMs, endedAtMs));
   print(label, result);
   return result;
 }
@@ -111,6 +121,8 @@ async function benchServer(databaseUrlOrEmbedded: string | undefined): Promise<{
     {
       ...(databaseUrlOrEmbedded ? { DATABASE_URL: databaseUrlOrEmbedded } : {}),
       ADMIN_TOKEN,
+      // The default request log, whatever the caller's environment says: one line a request, as a user runs it.
+      LOG_LEVEL: 'info',
       // The contract's budget is per API key; the bench's one key per country sends more than that.
       RATE_LIMIT_PER_SECOND: '1000000',
       SEED_DEMO_TENANT: 'false',

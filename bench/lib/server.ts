@@ -5,6 +5,8 @@ import { processTree } from './cpu.js';
 export interface BenchServer {
   baseUrl: string;
   process: ChildProcess;
+  /** The request log of its processes (JSON lines). */
+  logFile: string;
   /** Peak resident memory of the server's processes so far (the sum of their VmHWM), in MiB. */
   peakMemoryMiB(): number;
   stop(): Promise<void>;
@@ -39,6 +41,7 @@ export async function startServer(env: Record<string, string>, port: number, log
   return {
     baseUrl,
     process: child,
+    logFile,
     peakMemoryMiB() {
       let kb = 0;
       for (const pid of child.pid === undefined ? [] : processTree(child.pid)) {

@@ -37,12 +37,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options);
 }
 
-function openPostgres(connectionString: string, poolSize: number): Database {
+/**
+ * The service's connections to PostgreSQL. A dropped connection never crashes the process: the
+ * pool listens on idle ones, whoever checks one out listens on it, and between the two each
+ * connection has a listener of its own. pg-pool stops listening when it hands a connection
+ * out, and a backend terminated just as it became ready sends its FATAL in the same packet as
+ * ReadyForQuery, so the error arrives before the borrower can listen. That connection is
+ * marked not queryable all the same: its first query fails, and the pool discards it.
+ */
+export function postgresPool(connectionString: string, poolSize: number): pg.Pool {
   // Idle connections are kept a minute: a new backend's first queries are slow, so churning them shows up as latency.
   // Pipeline mode: a transaction sends its held writes with its next statement (sql.ts, pipelinedTransaction).
   const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5000, idleTimeoutMillis: 60_000, pipeline: true });
-  // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+function openPostgres(connectionString: string, poolSize: number): Database {
+  const pool = postgresPool(connectionString, poolSize);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: 'postgres',

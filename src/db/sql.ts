@@ -313,8 +313,8 @@ export function postgresSql(pool: pg.Pool): SqlDatabase {
     async transaction<T>(work: (sql: SqlClient) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
-      // The pool listens for errors of idle clients only; a checked-out one that loses its
-      // backend (pg_terminate_backend, a restart) would otherwise raise an uncaught exception.
+      // A connection that loses its backend while it is out (pg_terminate_backend, a restart) goes
+      // back marked broken, so the pool discards it (postgresPool keeps the error from crashing the process).
       const onError = (error: Error) => {
         broken = error;
       };

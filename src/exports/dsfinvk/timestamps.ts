@@ -1,25 +1,4 @@
-import { localDateTimeOf } from '../../domain/localTime.js';
-
-const QUARTER_HOUR_MS = 15 * 60_000;
-
-/**
- * Offsets change only at instants on a quarter hour (UTC) in every zone in use
- * today, and operations come in time order, so the last offset per zone is
- * remembered for its quarter hour instead of asking Intl for every timestamp.
- */
-const lastOffsets = new Map<string, { quarter: number; minutes: number }>();
-
-function offsetMinutes(instant: Date, timeZone: string): number {
-  const quarter = Math.floor(instant.getTime() / QUARTER_HOUR_MS);
-  const cached = lastOffsets.get(timeZone);
-  if (cached?.quarter === quarter) return cached.minutes;
-  const local = localDateTimeOf(instant, timeZone);
-  const [year, month, day, hour, minute, second] = [local.year, local.month, local.day, local.hour, local.minute, local.second].map(Number);
-  const wholeSeconds = Math.floor(instant.getTime() / 1000) * 1000;
-  const minutes = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - wholeSeconds) / 60_000);
-  lastOffsets.set(timeZone, { quarter, minutes });
-  return minutes;
-}
+import { utcOffsetMinutes } from '../../domain/localTime.js';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -29,7 +8,7 @@ const pad = (value: number) => String(value).padStart(2, '0');
  * for Z_ERSTELLUNG, BON_START, BON_ENDE and REF_DATUM.
  */
 export function formatLocalTimestamp(instant: Date, timeZone: string): string {
-  const offset = offsetMinutes(instant, timeZone);
+  const offset = utcOffsetMinutes(instant, timeZone);
   const local = new Date(Math.floor(instant.getTime() / 1000) * 1000 + offset * 60_000);
   const sign = offset < 0 ? '-' : '+';
   return (

@@ -1,3 +1,4 @@
+import { assertWritten } from '../../db/sql.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secretBox.js';
 import { FiscalDeviceError } from '../deviceErrors.js';
@@ -34,17 +35,23 @@ const LOCK_STATE = `
          last_jws, last_signed_at, closed_month, signature_failed_since, status
     FROM rksv_cash_registers WHERE id = $1 FOR UPDATE`;
 
+/** Why the state's update below may fail to write. */
+const CHAIN_MOVED = 'The RKSV receipt chain moved while receipts were issued';
+
 /**
  * The state moves on only from the receipt count it was read at: the row lock
  * holds it there in a live transaction, and a statement that outlived its
- * rollback finds it moved and writes nothing.
+ * rollback finds it moved, writes nothing and fails, with its transaction.
+ * Sent pipelined (SqlClient.write) with the receipts and what follows.
  */
 const ADVANCE_STATE = `
-  UPDATE rksv_cash_registers
-     SET receipt_count = $3::bigint, turnover_counter_cents = $4::bigint, last_jws = $5, last_signed_at = $6,
-         closed_month = $7, signature_failed_since = $8, status = $9
-   WHERE id = $1 AND receipt_count = $2::bigint
-  RETURNING id`;
+  WITH written AS (
+    UPDATE rksv_cash_registers
+       SET receipt_count = $3::bigint, turnover_counter_cents = $4::bigint, last_jws = $5, last_signed_at = $6,
+           closed_month = $7, signature_failed_since = $8, status = $9
+     WHERE id = $1 AND receipt_count = $2::bigint
+    RETURNING 1)
+  SELECT ${assertWritten(CHAIN_MOVED)}`;
 
 const INSERT_RECEIPT = `
   INSERT INTO rksv_receipts (id, rksv_cash_register_id, register_id, receipt_number, type, operation_id, signed_at,
@@ -114,7 +121,7 @@ export class RksvCashBox implements FiscalDevice {
     return issued.record;
   }
 
-  /** Issues the requested receipt after the ones that are due, in one exchange of reads and one of writes. */
+  /** Issues the requested receipt after the ones that are due, in one exchange of reads and one of writes (held for the transaction's next round trip). */
   async issue(exchange: DeviceExchange, request: ReceiptRequest): Promise<IssuedReceipt> {
     const state = await exchange(1, async (sql) => (await sql.query<CashBoxState>(LOCK_STATE, [this.id]))[0]);
     if (!state || state.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RKSV register is out of service');
@@ -194,7 +201,7 @@ export class RksvCashBox implements FiscalDevice {
 
     const status = request.type === 'closing' ? 'closed' : 'active';
     await exchange(2, async (sql) => {
-      const advanced = await sql.query(ADVANCE_STATE, [
+      await sql.write(ADVANCE_STATE, [
         this.id,
         state.receipt_count,
         count.toString(),
@@ -205,10 +212,9 @@ export class RksvCashBox implements FiscalDevice {
         failedSince,
         status,
       ]);
-      if (!advanced.length) throw new FiscalDeviceError(2, 'rejected', 'The RKSV receipt chain moved while receipts were issued');
       for (const entry of issued) {
         const { amounts, operationId } = entry.request;
-        await sql.query(INSERT_RECEIPT, [
+        await sql.write(INSERT_RECEIPT, [
           entry.id,
           this.id,
           this.registerId,

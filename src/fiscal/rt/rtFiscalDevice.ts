@@ -99,6 +99,7 @@ export class RtFiscalDevice implements FiscalDevice {
     };
   }
 
+  /** The journal of an issued document; nothing of it is read back, so it leaves with the transaction's next round trip (SqlClient.write). */
   private async journal(
     sql: SqlClient,
     record: GoodsMovementToSign,
@@ -106,10 +107,10 @@ export class RtFiscalDevice implements FiscalDevice {
     issued: RtIssuedDocument,
     recordedFiscalDay: number,
   ): Promise<void> {
-    await sql.query(RECORD_NUMBERING, [this.deviceId, issued.fiscalDay, issued.progressive]);
+    await sql.write(RECORD_NUMBERING, [this.deviceId, issued.fiscalDay, issued.progressive]);
     // Only a printer that closed its day on its own reports another day than the one recorded.
-    if (issued.fiscalDay !== recordedFiscalDay) await sql.query(RECORD_FISCAL_DAY, [this.registerId, issued.fiscalDay]);
-    await sql.query(INSERT_DOCUMENT, [
+    if (issued.fiscalDay !== recordedFiscalDay) await sql.write(RECORD_FISCAL_DAY, [this.registerId, issued.fiscalDay]);
+    await sql.write(INSERT_DOCUMENT, [
       newId('rtd'),
       this.deviceId,
       this.registerId,

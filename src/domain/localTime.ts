@@ -89,6 +89,12 @@ export function localDateTimeOf(at: Date, timeZone: string): LocalDateTime {
   };
 }
 
+/** The calendar date (YYYY-MM-DD) of an instant in an IANA time zone. */
+export function localDateIn(at: Date, timeZone: string): string {
+  const { year, month, day } = localDateTimeOf(at, timeZone);
+  return `${year}-${month}-${day}`;
+}
+
 /**
  * The instant at which the wall clock of `timeZone` shows `local`. The zone's offset is
  * read at a first guess and again where that lands, which settles across a DST change;

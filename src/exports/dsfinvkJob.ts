@@ -8,13 +8,10 @@ import { discountsOf, lineItemsOf, paymentsOf } from '../db/records/operation.js
 import { buildDsfinvkExport } from './dsfinvk/buildDsfinvkExport.js';
 import { DsfinvkDataError, type DsfinvkClosingSource, type DsfinvkMasterData, type DsfinvkOperation } from './dsfinvk/model.js';
 import { ExportBuildError, type ExportBuilder } from './exportWorker.js';
+import { localDateIn } from '../domain/localTime.js';
 
 const PAGE_SIZE = 500;
 const SOFTWARE = { brand: 'Fiscalization Service', model: 'Software TSE register', software: 'fiscalization-service', softwareVersion: '1.1.0' };
-
-/** YYYY-MM-DD of an instant in the location's time zone. */
-const businessDay = (instant: Date, timezone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
 
 const street = (address: AddressValue): string => [address.line1, address.line2].filter(Boolean).join(', ');
 
@@ -159,7 +156,7 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
           closingNumber: session.closingNumber!,
           closedAt: session.closedAt!,
           openedAt: session.openedAt,
-          businessDay: businessDay(session.closedAt!, register.location.timezone),
+          businessDay: localDateIn(session.closedAt!, register.location.timezone),
           timezone: register.location.timezone,
           register: { id: register.id, name: register.name, clientId: register.clientId ?? register.id, ...SOFTWARE, baseCurrency: 'EUR' },
           location: { name: register.location.name, street: street(address), postalCode: address.postal_code, city: address.city, countryCode: address.country_code },

@@ -1,4 +1,7 @@
+import { memoized } from '../lib/memoized.js';
 import { alpha2Of } from '../domain/styleO/countries.js';
+
+const regionNames = memoized((locale) => new Intl.DisplayNames(locale, { type: 'region', fallback: 'code' }));
 
 /**
  * A country's name in `locale` ("Deutschland" in de-DE) from its ISO 3166-1 code, alpha-3
@@ -8,5 +11,5 @@ export function countryName(countryCode: string, locale: string): string {
   const code = countryCode.toUpperCase();
   const alpha2 = code.length === 3 ? alpha2Of(code) : code;
   if (!/^[A-Z]{2}$/.test(alpha2)) return countryCode;
-  return new Intl.DisplayNames(locale, { type: 'region', fallback: 'code' }).of(alpha2) ?? countryCode;
+  return regionNames(locale).of(alpha2) ?? countryCode;
 }

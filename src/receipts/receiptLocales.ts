@@ -3,6 +3,7 @@ import { localDateTimeOf } from '../domain/localTime.js';
 import { toAmount, type AmountLike } from '../domain/money.js';
 import { paymentMethodOf } from '../domain/paymentMethods.js';
 import { alpha3Of } from '../domain/styleO/countries.js';
+import { memoized } from '../lib/memoized.js';
 import type { ReceiptDocument } from './receiptDocument.js';
 
 /**
@@ -72,8 +73,10 @@ export function formatTaxRate(rate: string): string {
   return `${percent(rate)} %`;
 }
 
+const quantityFormat = memoized((language) => new Intl.NumberFormat(language, { maximumFractionDigits: 3, useGrouping: false }));
+
 export function formatQuantity(quantity: number, language = 'de-DE'): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 3, useGrouping: false }).format(quantity);
+  return quantityFormat(language).format(quantity);
 }
 
 /** The local time in `timeZone` (an IANA name), with the zone's abbreviation or UTC offset: "23.11.2026 17:05:00 MEZ". */
@@ -82,9 +85,11 @@ export function formatIssuedAt(issuedAt: Date, timeZone: string): string {
   return `${local.day}.${local.month}.${local.year} ${local.hour}:${local.minute}:${local.second} ${zoneNameOf(issuedAt, timeZone)}`;
 }
 
+const germanZoneName = memoized((timeZone) => new Intl.DateTimeFormat('de-DE', { timeZone, timeZoneName: 'short' }));
+
 /** The zone's German abbreviation at that instant (MEZ, MESZ), or its UTC offset. */
 function zoneNameOf(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('de-DE', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')!.value;
+  return germanZoneName(timeZone).formatToParts(at).find((part) => part.type === 'timeZoneName')!.value;
 }
 
 /** By the method's name in paymentMethods.ts; any other method prints as sent. */

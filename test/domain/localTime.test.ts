@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { instantAtLocal, isAtOrAfterLocalTime, localDateTimeOf, startOfLocalDay, utcOffsetMinutes, type LocalDateTime } from '../../src/domain/localTime.js';
+import { instantAtLocal, isAtOrAfterLocalTime, localDateIn, localDateTimeOf, startOfLocalDay, utcOffsetMinutes, type LocalDateTime } from '../../src/domain/localTime.js';
 
 const local = (text: string): LocalDateTime => {
   const [year, month, day, hour, minute, second] = text.split(/[- :]/);
@@ -26,6 +26,14 @@ describe('instantAtLocal', () => {
 
   it('moves a wall time the spring change skips an hour later', () => {
     expect(localDateTimeOf(instantAtLocal(local('2026-03-29 02:30:00'), 'Europe/Rome'), 'Europe/Rome')).toMatchObject({ hour: '03', minute: '30' });
+  });
+});
+
+describe('localDateIn', () => {
+  it('is the calendar date the wall clock of the zone shows', () => {
+    expect(localDateIn(new Date('2026-01-15T23:30:00Z'), 'Europe/Berlin')).toBe('2026-01-16');
+    expect(localDateIn(new Date('2026-01-15T23:30:00Z'), 'UTC')).toBe('2026-01-15');
+    expect(localDateIn(new Date('2026-07-01T03:59:59Z'), 'America/New_York')).toBe('2026-06-30');
   });
 });
 

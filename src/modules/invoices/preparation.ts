@@ -2,7 +2,7 @@ import type { Invoice, Merchant } from '../../db/generated/client.js';
 import type { Tx } from '../../db/transaction.js';
 import { invoiceRuleViolations, type InvoiceDocumentKind } from '../../domain/invoices/invoiceRules.js';
 import type { InvoiceState } from '../../domain/invoices/invoiceStates.js';
-import { localDateTimeOf } from '../../domain/localTime.js';
+import { localDateIn } from '../../domain/localTime.js';
 import type { RuleViolation } from '../../domain/violation.js';
 import { invoiceContentOf } from '../../einvoicing/invoiceContentOf.js';
 import type { InvoiceContent } from '../../einvoicing/invoiceDocument.js';
@@ -10,10 +10,7 @@ import type { InvoiceJurisdiction } from '../../einvoicing/jurisdictions/invoice
 import { throwViolations, type InvoiceContentData } from './invoiceContent.js';
 
 /** The local date (YYYY-MM-DD) of `at` in the jurisdiction's time zone: a submission's default issue date. */
-export function localDateOf(at: Date, jurisdiction: InvoiceJurisdiction): string {
-  const { year, month, day } = localDateTimeOf(at, jurisdiction.timeZone);
-  return `${year}-${month}-${day}`;
-}
+export const localDateOf = (at: Date, jurisdiction: InvoiceJurisdiction): string => localDateIn(at, jurisdiction.timeZone);
 
 export interface InvoiceCheck {
   /** Today in the jurisdiction: a draft without an issue date is checked as if issued today. */

@@ -87,7 +87,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL connections of the whole instance, shared out among its processes. */
   databasePoolSize: number;
-  /** Processes serving requests: unless set, one per core on PostgreSQL (each with 10 or more connections); one on the embedded database. */
+  /** Processes serving requests: unless set, one per two cores on PostgreSQL (each with 10 or more connections); one on the embedded database. */
   serverProcesses: number;
   dataDir: string;
   /** Base of the links the service hands out, without a trailing slash. */
@@ -153,9 +153,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   if (!raw.DATABASE_URL && (raw.SERVER_PROCESSES ?? 1) > 1) {
     throw new Error('invalid configuration: SERVER_PROCESSES: the embedded database serves one process; set DATABASE_URL to run more');
   }
-  // Unset: one process per core, as long as each keeps 10 of the pool's connections.
+  // Unset: one process per two cores, as long as each keeps 10 of the pool's connections. The
+  // other half is PostgreSQL's, which needs about as much CPU a request as the server does; on
+  // two cores one process did the same work with a quarter less CPU than two (README: Performance).
   const serverProcesses =
-    raw.SERVER_PROCESSES ?? (raw.DATABASE_URL ? Math.max(1, Math.min(availableParallelism(), Math.floor(raw.DATABASE_POOL_SIZE / 10))) : 1);
+    raw.SERVER_PROCESSES ??
+    (raw.DATABASE_URL ? Math.max(1, Math.min(Math.floor(availableParallelism() / 2), Math.floor(raw.DATABASE_POOL_SIZE / 10))) : 1);
   if (serverProcesses > 1 && serverProcesses * 2 > raw.DATABASE_POOL_SIZE) {
     throw new Error('invalid configuration: SERVER_PROCESSES: each process needs at least 2 of DATABASE_POOL_SIZE connections');
   }

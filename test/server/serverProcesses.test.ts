@@ -1,4 +1,4 @@
-// An instance on PostgreSQL serves from one process per core by default (SERVER_PROCESSES):
+// An instance on PostgreSQL serves from one process per two cores by default (SERVER_PROCESSES):
 // the primary forks the server processes, which share its port and one rate-limit budget
 // per key (the primary's counters, without Redis); one that dies is replaced, and a
 // replacement that cannot start is tried again later; SIGTERM drains them all and the
@@ -41,11 +41,11 @@ const serverProcessesOf = (primary: number) =>
 const servingPids = (log: string) => new Set([...log.matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((match) => Number(match[1])));
 
 describe('SERVER_PROCESSES', () => {
-  it('defaults to one process per core on PostgreSQL with 10 connections or more each, and to one on the embedded database, which refuses more', () => {
+  it('defaults to one process per two cores on PostgreSQL with 10 connections or more each, and to one on the embedded database, which refuses more', () => {
     expect(loadConfig({ DATA_DIR: '/tmp/x' }).serverProcesses).toBe(1);
     const postgres = { DATABASE_URL: 'postgresql://localhost/x' };
-    expect(loadConfig(postgres).serverProcesses).toBe(Math.min(availableParallelism(), 4));
-    expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '200' }).serverProcesses).toBe(Math.min(availableParallelism(), 20));
+    expect(loadConfig(postgres).serverProcesses).toBe(Math.max(1, Math.min(Math.floor(availableParallelism() / 2), 4)));
+    expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '200' }).serverProcesses).toBe(Math.max(1, Math.min(Math.floor(availableParallelism() / 2), 20)));
     expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '10' }).serverProcesses).toBe(1);
     expect(loadConfig({ ...postgres, SERVER_PROCESSES: '3' }).serverProcesses).toBe(3);
     expect(() => loadConfig({ SERVER_PROCESSES: '2' })).toThrow(/SERVER_PROCESSES: the embedded database serves one process/);

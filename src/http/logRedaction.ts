@@ -21,6 +21,13 @@ function decoded(text: string): string {
 const holdsApiKey = (text: string) => /svc_/i.test(decoded(text));
 
 /**
+ * What a URL that redactUrl leaves as it is cannot contain: a query, an encoded character, an API
+ * key, or a first segment `receipts`. Most requests' URLs (every call of the API but the hosted
+ * receipt) are then logged without being taken apart.
+ */
+const MAY_NEED_REDACTION = /[?%]|svc_|^\/*receipts(?:\/|$)/i;
+
+/**
  * A request URL as it may be logged. Redacted: the hosted-receipt token (the
  * segment after a leading `receipts`, also of its PDF and of near-miss paths),
  * credential query parameters (the download link's `signature`), and any
@@ -28,6 +35,11 @@ const holdsApiKey = (text: string) => /svc_/i.test(decoded(text));
  * decoded, as the router and the query parser see them.
  */
 export function redactUrl(url: string): string {
+  return MAY_NEED_REDACTION.test(url) ? redactUrlByParts(url) : url;
+}
+
+/** redactUrl the long way, segment by segment and parameter by parameter: what any URL would get. */
+export function redactUrlByParts(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   const segments = path.split('/');

@@ -19,12 +19,15 @@ export class CanonicalRequestLog extends LogController {
   }
 }
 
-/** The request log of the service as Fastify takes it: credentials, hosted-receipt tokens, download signatures and API keys never reach it. */
+/**
+ * The request log of the service as Fastify takes it: credentials, hosted-receipt tokens, download
+ * signatures and API keys never reach it. A request is logged by its serializer, which writes no
+ * header at all (so no path redaction either: pino redacts what the serializer returns).
+ */
 export function logOptions(level: string, stream?: DestinationStream): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   return {
     logger: {
       level,
-      redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
       serializers: logSerializers,
       hooks: { logMethod: redactLogArguments },
       ...(stream ? { stream } : {}),

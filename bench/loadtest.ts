@@ -14,7 +14,7 @@
 // - the embedded database (PGlite): warm-up and the main run (one transaction at a time).
 // Settings: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
 // BENCH_RATE (500), BENCH_DURATION_S (60), BENCH_WARMUP_S (10), BENCH_REGISTERS ("40,8"),
-// BENCH_REGIME_DURATION_S (30), BENCH_STEPS ("200,300,400,500,600,800,1000,1200,1400"; it stops after the first rate not kept up), BENCH_STEP_S (10),
+// BENCH_REGIME_DURATION_S (30), BENCH_STEPS ("200,300,400,500,600,800,1000,1100,1200,1300,1400,1600"; it stops after the first rate not kept up), BENCH_STEP_S (10),
 // BENCH_PGBENCH_S (15), BENCH_EMBEDDED_DURATION_S (30; 0 skips the embedded run),
 // BENCH_RESULTS_DIR (bench/results), BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { execFileSync } from 'node:child_process';
@@ -37,7 +37,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
 const REGISTER_COUNTS = (process.env.BENCH_REGISTERS ?? '40,8').split(',').map(Number);
 const REGIME_DURATION_S = Number(process.env.BENCH_REGIME_DURATION_S ?? 30);
-const STEPS = (process.env.BENCH_STEPS ?? '200,300,400,500,600,800,1000,1200,1400').split(',').map(Number);
+const STEPS = (process.env.BENCH_STEPS ?? '200,300,400,500,600,800,1000,1100,1200,1300,1400,1600').split(',').map(Number);
 const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
 const PGBENCH_S = Number(process.env.BENCH_PGBENCH_S ?? 15);
 const EMBEDDED_DURATION_S = Number(process.env.BENCH_EMBEDDED_DURATION_S ?? 30);

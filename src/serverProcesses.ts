@@ -5,9 +5,9 @@ import { backoffDelayMs } from './domain/backoff.js';
 /**
  * V8 settings of the server processes.
  * - `--single-threaded-gc`: the cores already run the server processes' event loops and the
- *   database's backends, so V8's garbage-collector threads would compete with them for the cores, and one descheduled in the
- *   middle of a collection stretches the pause of its event loop (measured: p99 at 400 to 500
- *   mutations/s about halved without them).
+ *   database's backends, so V8's garbage-collector threads would compete with them for the
+ *   cores, and one descheduled in the middle of a collection stretches the pause of its event
+ *   loop (measured: p99 at 400 to 500 mutations/s about halved without them).
  * - `--always-sparkplug`: a function gets V8's baseline machine code at its first call instead of
  *   running in the interpreter until it is found hot. A process that starts under load then
  *   catches up seconds sooner (measured: the backlog of a cold start at 250 to 300 mutations/s
@@ -24,8 +24,8 @@ export interface ServerProcessesOptions {
 
 /**
  * The primary process of an instance that serves from several processes (one event loop
- * each, one per two cores by default): it forks `count` server processes, which share its listening socket, and
- * replaces one that dies while serving. One that exits before the instance ever listened
+ * each, one per two cores by default): it forks `count` server processes, which share its
+ * listening socket, and replaces one that dies while serving. One that exits before the instance ever listened
  * stops it: its cause (a port in use, a bad setting) would stop the next one too. A
  * replacement that exits before it listens is tried again, 1 s later, doubling up to 30 s,
  * while the others serve. SIGTERM and SIGINT are passed on; each process drains its

@@ -61,19 +61,17 @@ const REPLAYED_HEADER = 'idempotent-replayed';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  let text = '';
   if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
-    return `${text}]`;
+    for (const item of value) text += (text === '' ? '' : ',') + canonicalJson(item);
+    return `[${text}]`;
   }
   const record = value as Record<string, unknown>;
-  let text = '{';
   for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined) continue;
-    text += (text.length === 1 ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(member);
+    if (record[key] === undefined) continue;
+    text += (text === '' ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(record[key]);
   }
-  return `${text}}`;
+  return `{${text}}`;
 }
 
 const KEY_TAKEN = 'idempotency key taken by a concurrent request';

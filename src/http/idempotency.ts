@@ -4,6 +4,7 @@ import { assertWritten, isNothingWritten, type SqlClient, type SqlDatabase } fro
 import { conflict, DomainError, invalidRequest } from '../domain/errors.js';
 import { apiErrorOf } from './errorHandler.js';
 import { ApiError, isRetryableStatus } from './errors.js';
+import { jsonText } from './jsonText.js';
 
 /** A response as the service sends it and as an idempotent replay returns it. */
 export interface HttpResult {
@@ -160,7 +161,7 @@ export class IdempotencyStore {
         scope.key,
         scope.requestHash,
         result.status,
-        JSON.stringify(result.body ?? null),
+        jsonText(result.body),
         JSON.stringify(result.headers ?? {}),
         this.settings.retentionHours,
       ]);

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { jsonText } from './jsonText.js';
 
 type ResponseSchema = z.ZodType | { properties: z.ZodType };
 
@@ -14,10 +15,10 @@ const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? n
  * (500, logged as a response that does not match its schema) unless the presenter's
  * object already is that output: nothing stripped, converted or missing. The server
  * runs unchecked and writes the presenter's object as it is, without a second pass
- * over every response.
+ * over every response, and reuses the text its idempotency record was stored with.
  */
 export function responseSerializer(checked: boolean): FastifySerializerCompiler<ResponseSchema> {
-  if (!checked) return () => (data) => JSON.stringify(data);
+  if (!checked) return () => jsonText;
   return ({ schema, method, url }) => {
     const zodSchema = schema instanceof z.ZodType ? schema : schema.properties;
     return (data) => {

@@ -128,6 +128,27 @@ describe('replay', () => {
   });
 });
 
+describe('replay as the server writes responses (unchecked)', () => {
+  it("sends the text the key's record stores, and a replay sends it again", async () => {
+    const server = await createTestApp({}, { checkResponses: false });
+    try {
+      const tenant = await createTenantWithKey(server.database, 'DEU');
+      const call = () =>
+        server.app.inject({ method: 'POST', url: '/v1/merchants', headers: { ...auth(tenant.apiKey), 'idempotency-key': 'unchecked-1' }, payload: deuMerchantBody() });
+      const first = await call();
+      expect(first.statusCode).toBe(201);
+      expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+      const [stored] = await server.database.prisma.idempotencyKey.findMany({ where: { key: 'unchecked-1' } });
+      expect(stored.responseBody).toEqual(JSON.parse(first.body));
+      const replay = await call();
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toBe(first.body);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('conflict', () => {
   it('a different payload under the same key is 409 idempotency_key_conflict and executes nothing', async () => {
     const tenant = await createTenantWithKey(t.database, 'DEU');

@@ -26,6 +26,8 @@ export interface TestAppOptions {
   logStream?: { write(line: string): void };
   /** The service's clock (tests cross month ends with it). */
   clock?: () => Date;
+  /** false: responses are written as the server writes them, not checked against their schemas. */
+  checkResponses?: boolean;
 }
 
 const testConfig = (env: Record<string, string>) =>
@@ -34,7 +36,14 @@ const testConfig = (env: Record<string, string>) =>
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { database, url, drop } = await createTestDatabase();
   const config = testConfig(env);
-  const app = await buildApp({ config, database, secretsKey: TEST_SECRETS_KEY, logStream: options.logStream, clock: options.clock });
+  const app = await buildApp({
+    config,
+    database,
+    secretsKey: TEST_SECRETS_KEY,
+    logStream: options.logStream,
+    clock: options.clock,
+    checkResponses: options.checkResponses,
+  });
   await options.routes?.(app);
   await app.ready();
   return {

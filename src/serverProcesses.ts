@@ -25,11 +25,11 @@ export interface ServerProcessesOptions {
 /**
  * The primary process of an instance that serves from several processes (one event loop
  * each, one per two cores by default): it forks `count` server processes, which share its
- * listening socket, and replaces one that dies while serving. One that exits before the instance ever listened
- * stops it: its cause (a port in use, a bad setting) would stop the next one too. A
- * replacement that exits before it listens is tried again, 1 s later, doubling up to 30 s,
- * while the others serve. SIGTERM and SIGINT are passed on; each process drains its
- * requests, and the primary exits once all have, with 1 if any failed.
+ * listening socket, and replaces one that dies while serving. One that exits before the
+ * instance ever listened stops it: its cause (a port in use, a bad setting) would stop the
+ * next one too. A replacement that exits before it listens is tried again, 1 s later,
+ * doubling up to 30 s, while the others serve. SIGTERM and SIGINT are passed on; each process
+ * drains its requests, and the primary exits once all have, with 1 if any failed.
  */
 export function superviseServerProcesses({ count, log, onMessage }: ServerProcessesOptions): void {
   const listening = new Set<number>();

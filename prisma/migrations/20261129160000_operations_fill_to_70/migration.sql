@@ -1,0 +1,11 @@
+-- An operation's pages filled to 70 % instead of half. Completion rewrites the row with its
+-- payments and fiscal record (a one-line German sale: 0.5 kB open, 2 kB completed), and
+-- PostgreSQL puts the new version on the same page when it fits (HOT: no new index entries;
+-- the open version is pruned). A register creates and completes one sale after another, so
+-- most of a page's sales are completed before it reaches its fill; half a page left free was
+-- mostly never used. Measured at 600 mutations/s on 40 registers: the table grew by 2.7 kB a
+-- signed sale against 4.1 kB at 50 %, all the tables together by 14.1 kB against 16.0, and
+-- 99.7 % of the completions stayed HOT (all of them at 50 %; 96.4 % at 85 %). This is the table
+-- an operator keeps for ten years. A sale whose open and completed versions together exceed a
+-- page (about a dozen lines) moves at any fill. Pages written before keep their fill.
+ALTER TABLE "operations" SET (fillfactor = 70);

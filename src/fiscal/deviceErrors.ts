@@ -1,4 +1,5 @@
 import { abandonable, type SqlClient } from '../db/sql.js';
+import { TIMED_OUT, within } from '../lib/timeLimit.js';
 
 /**
  * A fiscal device failed. Phase 1: before the device recorded the start of the
@@ -30,21 +31,15 @@ export async function withDeviceTimeout<T>(
 ): Promise<T> {
   const scope = abandonable(sql);
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<{ timedOut: true }>((resolve) => {
-    timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
-  });
   const pending = call(scope.sql, controller.signal);
   // A device that answers after the timeout has nobody left to tell.
   pending.catch(() => undefined);
   try {
-    const outcome = await Promise.race([pending.then((value) => ({ timedOut: false as const, value })), timedOut]);
-    if (!outcome.timedOut) return outcome.value;
+    const outcome = await within(pending, timeoutMs);
+    if (outcome !== TIMED_OUT) return outcome;
   } catch (error) {
     await scope.abandon();
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
   const error = new FiscalDeviceError(phase, 'timeout', `The fiscal device did not answer within ${timeoutMs} ms`);
   controller.abort(error);

@@ -1,5 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { SecretBox } from '../../lib/secretBox.js';
+import { TIMED_OUT, within } from '../../lib/timeLimit.js';
 import { hang, type DeviceSimulation } from '../simulatedFaults.js';
 import { es256Signature } from './compactJws.js';
 
@@ -52,8 +53,6 @@ export class SimulatedFailingSignatureUnit implements SignatureUnit {
   }
 }
 
-const TIMED_OUT = Symbol('timed out');
-
 /**
  * The unit's signature, or null when it fails or does not answer within `timeoutMs`. Only a
  * unit that did not answer is told to stop: an abort builds a DOMException and dispatches an
@@ -61,18 +60,12 @@ const TIMED_OUT = Symbol('timed out');
  */
 export async function signatureOrFailure(unit: SignatureUnit, signingInput: string, timeoutMs: number): Promise<string | null> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
-  });
   try {
-    const answer = await Promise.race([unit.sign(signingInput, controller.signal), timedOut]);
+    const answer = await within(unit.sign(signingInput, controller.signal), timeoutMs);
     if (answer !== TIMED_OUT) return answer;
     controller.abort();
     return null;
   } catch {
     return null;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -141,6 +141,16 @@ export function environmentWithDotEnv(path = '.env'): NodeJS.ProcessEnv {
   return process.env;
 }
 
+/**
+ * SERVER_PROCESSES unset on PostgreSQL: one process per two cores, as long as each keeps 10 of
+ * the pool's connections. The other half of the cores is PostgreSQL's, which needs about as much
+ * CPU a request as the server does; on two cores one process did the same work with a quarter
+ * less CPU than two (README: Performance).
+ */
+export function defaultServerProcesses(cores: number, databasePoolSize: number): number {
+  return Math.max(1, Math.min(Math.floor(cores / 2), Math.floor(databasePoolSize / 10)));
+}
+
 /** Reads and validates settings; an invalid value stops the process with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -153,12 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   if (!raw.DATABASE_URL && (raw.SERVER_PROCESSES ?? 1) > 1) {
     throw new Error('invalid configuration: SERVER_PROCESSES: the embedded database serves one process; set DATABASE_URL to run more');
   }
-  // Unset: one process per two cores, as long as each keeps 10 of the pool's connections. The
-  // other half is PostgreSQL's, which needs about as much CPU a request as the server does; on
-  // two cores one process did the same work with a quarter less CPU than two (README: Performance).
-  const serverProcesses =
-    raw.SERVER_PROCESSES ??
-    (raw.DATABASE_URL ? Math.max(1, Math.min(Math.floor(availableParallelism() / 2), Math.floor(raw.DATABASE_POOL_SIZE / 10))) : 1);
+  const serverProcesses = raw.SERVER_PROCESSES ?? (raw.DATABASE_URL ? defaultServerProcesses(availableParallelism(), raw.DATABASE_POOL_SIZE) : 1);
   if (serverProcesses > 1 && serverProcesses * 2 > raw.DATABASE_POOL_SIZE) {
     throw new Error('invalid configuration: SERVER_PROCESSES: each process needs at least 2 of DATABASE_POOL_SIZE connections');
   }

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { defaultServerProcesses, loadConfig } from '../../src/config.js';
 import { createEmptyPostgresDatabase, startServer, tempDir, type ChildServer } from '../support/processes.js';
 import { alive, descendants, usesPostgres } from '../reliability/support.js';
 
@@ -41,11 +41,22 @@ const serverProcessesOf = (primary: number) =>
 const servingPids = (log: string) => new Set([...log.matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((match) => Number(match[1])));
 
 describe('SERVER_PROCESSES', () => {
-  it('defaults to one process per two cores on PostgreSQL with 10 connections or more each, and to one on the embedded database, which refuses more', () => {
+  it('defaults to one process per two cores with 10 pool connections or more each', () => {
+    expect(defaultServerProcesses(1, 40)).toBe(1);
+    expect(defaultServerProcesses(2, 40)).toBe(1);
+    expect(defaultServerProcesses(3, 40)).toBe(1);
+    expect(defaultServerProcesses(8, 40)).toBe(4);
+    expect(defaultServerProcesses(16, 40)).toBe(4);
+    expect(defaultServerProcesses(16, 200)).toBe(8);
+    expect(defaultServerProcesses(8, 25)).toBe(2);
+    expect(defaultServerProcesses(8, 9)).toBe(1);
+  });
+
+  it('applies that default on PostgreSQL, and one process on the embedded database, which refuses more', () => {
     expect(loadConfig({ DATA_DIR: '/tmp/x' }).serverProcesses).toBe(1);
     const postgres = { DATABASE_URL: 'postgresql://localhost/x' };
-    expect(loadConfig(postgres).serverProcesses).toBe(Math.max(1, Math.min(Math.floor(availableParallelism() / 2), 4)));
-    expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '200' }).serverProcesses).toBe(Math.max(1, Math.min(Math.floor(availableParallelism() / 2), 20)));
+    expect(loadConfig(postgres).serverProcesses).toBe(defaultServerProcesses(availableParallelism(), 40));
+    expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '200' }).serverProcesses).toBe(defaultServerProcesses(availableParallelism(), 200));
     expect(loadConfig({ ...postgres, DATABASE_POOL_SIZE: '10' }).serverProcesses).toBe(1);
     expect(loadConfig({ ...postgres, SERVER_PROCESSES: '3' }).serverProcesses).toBe(3);
     expect(() => loadConfig({ SERVER_PROCESSES: '2' })).toThrow(/SERVER_PROCESSES: the embedded database serves one process/);

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { ExportJob, Operation, RegisterSession } from '../db/generated/client.js';
 import type { Prisma } from '../db/database.js';
-import { registersCoveredBy, type ExportFormat } from './exportFormat.js';
+import { registersCoveredBy, ZIP_ARCHIVE, type ExportFormat } from './exportFormat.js';
 import type { KassenSichVFiscalRecord } from '../fiscal/kassensichv/fiscalInformation.js';
 import type { AddressValue } from '../db/records/address.js';
 import { discountsOf, lineItemsOf, paymentsOf } from '../db/records/operation.js';
@@ -198,4 +198,4 @@ export function createDsfinvkBuilder(db: Prisma): ExportBuilder {
 }
 
 /** DSFinV-K (Germany): one ZIP of 20 CSV tables over the job's KassenSichV registers. */
-export const dsfinvkFormat: ExportFormat = { title: 'DSFinV-K', regime: 'KassenSichV', builder: ({ db }) => createDsfinvkBuilder(db) };
+export const dsfinvkFormat: ExportFormat = { title: 'DSFinV-K', regime: 'KassenSichV', archive: ZIP_ARCHIVE, builder: ({ db }) => createDsfinvkBuilder(db) };

@@ -12,12 +12,27 @@ export interface ExportDependencies {
   secrets: SecretBox;
 }
 
+/** The kind of file a format's archive is: what the download is served as and named. */
+export interface ExportArchive {
+  mediaType: 'application/zip' | 'application/x-tar';
+  extension: 'zip' | 'tar';
+}
+
+export const ZIP_ARCHIVE: ExportArchive = { mediaType: 'application/zip', extension: 'zip' };
+export const TAR_ARCHIVE: ExportArchive = { mediaType: 'application/x-tar', extension: 'tar' };
+
 /** One implemented export type: the audit format of one regime, and how its archive is built. */
 export interface ExportFormat {
   /** The format's name in messages. */
   title: string;
   /** The regime whose registers it covers. */
   regime: Regime;
+  archive: ExportArchive;
+  /**
+   * The export of one register's fiscal device (a TSE's own export), not of a merchant's
+   * registers: the request names the register, by register_id or by its device serial.
+   */
+  oneDevice?: true;
   builder(deps: ExportDependencies): ExportBuilder;
 }
 

@@ -2,14 +2,23 @@ import { abandonable, type SqlClient } from '../db/sql.js';
 import { TIMED_OUT, within } from '../lib/timeLimit.js';
 
 /**
+ * Why a device failed. A remote device adds `unauthorized` (its credentials were
+ * refused even after a fresh token) and `rate_limited` (it asked to wait longer
+ * than the device timeout leaves).
+ */
+export type FiscalDeviceFailureReason = 'unreachable' | 'rejected' | 'timeout' | 'inactive' | 'unauthorized' | 'rate_limited';
+
+/**
  * A fiscal device failed. Phase 1: before the device recorded the start of the
  * transaction (unreachable, refused); phase 2: after it (rejected at finish).
+ * `details` carries what the device itself said (a remote TSE's error code).
  */
 export class FiscalDeviceError extends Error {
   constructor(
     readonly phase: 1 | 2,
-    readonly reason: 'unreachable' | 'rejected' | 'timeout' | 'inactive',
+    readonly reason: FiscalDeviceFailureReason,
     message: string,
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'FiscalDeviceError';

@@ -106,6 +106,8 @@ export interface FiscalRegister {
   clientId: string | null;
   /** Sandbox fault simulation of the device (DESIGN: PUT /registers/{id}/simulation). */
   deviceSimulation: string;
+  /** What the regime keeps of the device with the register (registers.device_details), e.g. which driver reaches it. */
+  deviceDetails: DeviceDetails;
 }
 
 /** What the regime publishes about a device beyond serial and client id, stored with the register as JSON. */

@@ -16,6 +16,7 @@ const fiscalized = {
   deviceId: 'tse_1',
   clientId: 'ERS-1',
   deviceSimulation: 'ok',
+  deviceDetails: {},
 };
 const record: RecordToSign = { kind: 'cash_transfer', documentNumber: '7', amount: '10.00', currency: 'EUR' };
 const signed = { regime: 'KassenSichV' } as FiscalRecord;

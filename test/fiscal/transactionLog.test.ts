@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   encodeDataToBeSigned,
   signTransactionLog,
+  transactionLogMessage,
   verifyTransactionLog,
   type TransactionLogFields,
 } from '../../src/fiscal/kassensichv/transactionLog.js';
@@ -148,6 +149,20 @@ describe.each([
   it('signs the log time in whole seconds, so milliseconds do not affect verification', () => {
     const sameSecond = new Date('2026-11-22T20:21:20.999Z');
     expect(verifyTransactionLog({ ...fields, logTime: sameSecond }, signed.signature, key.publicKey)).toBe(true);
+  });
+
+  it('rebuilds the signed log message from the stored fields and signature, byte for byte (the TAR export)', () => {
+    // As the database gives it back: the log time at millisecond precision, the signature from base64.
+    const stored = { ...fields, logTime: new Date(Math.floor(fields.logTime.getTime() / 1000) * 1000) };
+    const rebuilt = transactionLogMessage(stored, Buffer.from(signed.signature.toString('base64'), 'base64'));
+    expect(rebuilt.equals(signed.logMessage)).toBe(true);
+    expect(rebuilt.equals(tlv(0x30, Buffer.concat([dtbs, tlv(0x04, signed.signature)])))).toBe(true);
+    const start = { ...fields, operationType: 'StartTransaction' as const, processType: '', processData: '', signatureCounter: 127 };
+    const startLog = signTransactionLog(start, key.privateKeyPem);
+    expect(transactionLogMessage(start, startLog.signature).equals(startLog.logMessage)).toBe(true);
+    // An empty processData and processType are present as empty elements, as fiskaly's Start logs carry them.
+    expect(startLog.logMessage.includes(Buffer.from('82008300', 'hex'))).toBe(true);
+    expect(verifiesPlainSignature(independentDtbs(start, key.publicKey), startLog.signature, key.publicKey, algorithm)).toBe(true);
   });
 });
 

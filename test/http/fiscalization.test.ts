@@ -48,7 +48,9 @@ describe('fiscalize', () => {
       fiscalized_at: expect.stringMatching(ISO),
       tse_serial: expect.stringMatching(/^[0-9a-f]{64}$/),
       client_id: expect.stringMatching(/^[A-Za-z0-9 '()+,\-./:=?]+$/),
+      tse: { driver: 'software', serial: expect.stringMatching(/^[0-9a-f]{64}$/), signature_algorithm: 'ecdsa-plain-SHA256' },
     });
+    expect(register.fiscalization.tse.serial).toBe(register.fiscalization.tse_serial);
     expect(Date.parse(register.fiscalization.fiscalized_at)).toBeGreaterThanOrEqual(before - 1000);
 
     // The serial is SHA-256 of the TSE's uncompressed public point.

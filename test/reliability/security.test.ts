@@ -492,7 +492,7 @@ describe('secrets in logs and responses (a listening server)', () => {
       if (!database) {
         const embedded = await openDatabase({ dataDir: dir.path });
         try {
-          sealedKeys.push(...(await embedded.prisma.tseDevice.findMany()).map((d) => d.privateKeyEnc));
+          sealedKeys.push(...(await embedded.prisma.tseDevice.findMany()).map((d) => d.privateKeyEnc!));
           const credentials = await embedded.prisma.fiscalPortalCredential.findMany();
           sealedPortalSecrets.push(...credentials.flatMap((c) => [c.passwordSealed!, c.pinSealed!]));
         } finally {

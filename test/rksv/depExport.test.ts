@@ -236,7 +236,7 @@ describe('the OpenAPI document', () => {
     const doc = json(await t.app.inject({ method: 'GET', url: '/openapi-json' }));
     const createExport = doc.paths['/v1/exports'].post;
     expect(createExport.operationId).toBe('createExport');
-    expect(createExport.requestBody.content['application/json'].schema.properties.type.enum).toEqual(['dsfinvk', 'rksv_dep7', 'dep']);
+    expect(createExport.requestBody.content['application/json'].schema.properties.type.enum).toEqual(['dsfinvk', 'rksv_dep7', 'tse_tar', 'dep']);
     const crypto = doc.paths['/v1/registers/{id}/rksv/crypto-material'].get;
     expect(crypto.operationId).toBe('getRksvCryptoMaterial');
     expect(Object.keys(crypto.responses)).toEqual(expect.arrayContaining(['200', '404', '422']));

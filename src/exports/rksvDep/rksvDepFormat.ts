@@ -1,7 +1,7 @@
 import type { ExportJob } from '../../db/generated/client.js';
 import { cryptographicMaterialOf } from '../../fiscal/rksv/cryptoMaterial.js';
 import { depJournalOf } from '../../fiscal/rksv/depJournal.js';
-import { registersCoveredBy, type ExportDependencies, type ExportFormat } from '../exportFormat.js';
+import { registersCoveredBy, ZIP_ARCHIVE, type ExportDependencies, type ExportFormat } from '../exportFormat.js';
 import type { ExportBuilder } from '../exportWorker.js';
 import { buildRksvDepExport, type DepRegisterSource } from './buildRksvDepExport.js';
 
@@ -29,4 +29,4 @@ function createRksvDepBuilder({ db, sql, secrets }: ExportDependencies): ExportB
 }
 
 /** RKSV DEP7 (Austria): per register its Datenerfassungsprotokoll and crypto-material container. */
-export const rksvDepFormat: ExportFormat = { title: 'RKSV DEP7', regime: 'RKSV', builder: createRksvDepBuilder };
+export const rksvDepFormat: ExportFormat = { title: 'RKSV DEP7', regime: 'RKSV', archive: ZIP_ARCHIVE, builder: createRksvDepBuilder };

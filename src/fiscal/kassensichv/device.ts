@@ -26,6 +26,19 @@ export interface SignedTseTransaction {
   finish: TseLogEntry;
 }
 
+/** One record to sign as a TSE transaction. */
+export interface TseTransactionRequest {
+  clientId: string;
+  processType: string;
+  processData: string;
+  /**
+   * The record's number at its register (its document number), the same on every
+   * attempt to sign it: a remote TSE names its transaction after it, so a retry
+   * finds what an earlier attempt signed instead of signing again.
+   */
+  recordKey: string;
+}
+
 /**
  * A TSE as the KassenSichV device needs it: one transaction per record. The
  * software TSE keeps its state in the service's database and writes both logs
@@ -34,5 +47,5 @@ export interface SignedTseTransaction {
  * and FinishTransaction as phase 2, each through `exchange`.
  */
 export interface Tse {
-  transact(exchange: DeviceExchange, request: { clientId: string; processType: string; processData: string }): Promise<SignedTseTransaction>;
+  transact(exchange: DeviceExchange, request: TseTransactionRequest): Promise<SignedTseTransaction>;
 }

@@ -16,6 +16,7 @@ export class KassenSichVDevice implements FiscalDevice {
       clientId: this.clientId,
       processType: process.processType,
       processData: process.processData,
+      recordKey: record.documentNumber,
     });
     return buildFiscalRecord(signed, { clientId: this.clientId, documentNumber: record.documentNumber, documentType: process.documentType });
   }

@@ -4,7 +4,9 @@ import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secretBox.js';
 import { FiscalDeviceError } from '../deviceErrors.js';
 import type { DeviceExchange } from '../fiscalDevice.js';
-import type { SignedTseTransaction, Tse, TseIdentity, TseLogEntry } from './device.js';
+import type { SignedTseTransaction, Tse, TseIdentity, TseLogEntry, TseTransactionRequest } from './device.js';
+import { issueTseCertificates } from './tseCertificates.js';
+import { transactionRowParameters } from './transactionRow.js';
 import { signTransactionLog, type TransactionOperationType } from './transactionLog.js';
 import { generateTseKeyMaterial, type TseSignatureAlgorithm } from './tseKeys.js';
 
@@ -13,6 +15,9 @@ const privateKeys = new Map<string, KeyObject>();
 
 /** The TSE's log time: whole seconds, as the unixTime in the signed log carries them. */
 const tseNow = (): Date => new Date(Math.floor(Date.now() / 1000) * 1000);
+
+/** What a StartTransaction log carries: the process is known only at finish, so both are empty (the stored row keeps the finish's). */
+export const START_TRANSACTION_PROCESS = { processType: '', processData: '' } as const;
 
 export interface ProvisionedTse {
   id: string;
@@ -26,7 +31,7 @@ export function hashAdminPin(pin: string, salt: string): string {
   return `${salt}:${scryptSync(pin, salt, 32).toString('hex')}`;
 }
 
-/** Creates a software TSE: a fresh key pair (private key sealed at rest) and zeroed counters. */
+/** Creates a software TSE: a fresh key pair (private key sealed at rest), its certificate chain and zeroed counters. */
 export async function provisionSoftwareTse(
   sql: SqlClient,
   secrets: SecretBox,
@@ -34,11 +39,12 @@ export async function provisionSoftwareTse(
   algorithm: TseSignatureAlgorithm = 'ecdsa-plain-SHA256',
 ): Promise<ProvisionedTse> {
   const keys = generateTseKeyMaterial(algorithm);
+  const certificates = await issueTseCertificates(keys, tseNow());
   const adminPin = randomBytes(4).readUInt32BE().toString().padStart(10, '0').slice(-8);
   const id = newId('tse');
   await sql.query(
-    `INSERT INTO tse_devices (id, merchant_id, serial_number, public_key, private_key_enc, algorithm, admin_pin_hash, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'active')`,
+    `INSERT INTO tse_devices (id, merchant_id, serial_number, public_key, private_key_enc, algorithm, admin_pin_hash, certificate, root_certificate, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active')`,
     [
       id,
       merchantId,
@@ -47,6 +53,8 @@ export async function provisionSoftwareTse(
       secrets.seal(keys.privateKeyPem),
       keys.algorithm,
       hashAdminPin(adminPin, randomBytes(16).toString('hex')),
+      certificates.certificate,
+      certificates.rootCertificate,
     ],
   );
   return { id, serialNumber: keys.serialNumber, algorithm: keys.algorithm, adminPin };
@@ -116,7 +124,7 @@ export class SoftwareTse implements Tse {
 
   transact(
     exchange: DeviceExchange,
-    request: { clientId: string; processType: string; processData: string },
+    request: TseTransactionRequest,
   ): Promise<SignedTseTransaction> {
     return exchange(1, async (sql, signal) => {
       const [row] = await sql.query<AdvancedTse>(ADVANCE_FOR_TRANSACTION, [this.id]);
@@ -138,22 +146,9 @@ export class SoftwareTse implements Tse {
         );
         return { transactionNumber, signatureCounter, logTime, signature: signed.signature.toString('base64'), processType, processData };
       };
-      const start = log('StartTransaction', finishCounter - 1, '', '');
+      const start = log('StartTransaction', finishCounter - 1, START_TRANSACTION_PROCESS.processType, START_TRANSACTION_PROCESS.processData);
       const finish = log('FinishTransaction', finishCounter, request.processType, request.processData);
-      await sql.write(INSERT_TRANSACTION, [
-        newId('ttx'),
-        this.id,
-        request.clientId,
-        transactionNumber,
-        start.signatureCounter,
-        start.logTime,
-        start.signature,
-        finish.signatureCounter,
-        finish.logTime,
-        finish.signature,
-        finish.processType,
-        finish.processData,
-      ]);
+      await sql.write(INSERT_TRANSACTION, transactionRowParameters(this.id, request.clientId, start, finish));
       return { tse, start, finish };
     });
   }

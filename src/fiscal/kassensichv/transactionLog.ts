@@ -103,6 +103,9 @@ export function encodeDataToBeSigned(fields: TransactionLogFields): Buffer {
   ]);
 }
 
+/** The outer SEQUENCE around the DTBS and the signatureValue (reference §2). */
+const logMessageOf = (dataToBeSigned: Buffer, signature: Buffer): Buffer => derSequence(dataToBeSigned, derOctetString(signature));
+
 /** A KeyObject may be passed instead of the PEM to skip re-parsing it on every signature. */
 export function signTransactionLog(fields: TransactionLogFields, privateKey: string | KeyObject): SignedTransactionLog {
   const dataToBeSigned = encodeDataToBeSigned(fields);
@@ -112,11 +115,16 @@ export function signTransactionLog(fields: TransactionLogFields, privateKey: str
   if (signature.length !== 2 * coordinateLength) {
     throw new TypeError(`private key curve does not match ${fields.algorithm}`);
   }
-  return {
-    fields,
-    signature,
-    logMessage: derSequence(dataToBeSigned, derOctetString(signature)),
-  };
+  return { fields, signature, logMessage: logMessageOf(dataToBeSigned, signature) };
+}
+
+/**
+ * The complete DER log message of a log signed earlier (a TAR export's .log file):
+ * the DTBS rebuilt from the stored fields by the encoder the signer used, so the
+ * stored signature verifies over it.
+ */
+export function transactionLogMessage(fields: TransactionLogFields, signature: Buffer): Buffer {
+  return logMessageOf(encodeDataToBeSigned(fields), signature);
 }
 
 /** Also checks that fields.serialNumber belongs to publicKey, as a verifier locating the key by serial would. */

@@ -34,7 +34,7 @@ export function isTseSignatureAlgorithm(value: string): value is TseSignatureAlg
 
 export function generateTseKeyMaterial(algorithm: TseSignatureAlgorithm = 'ecdsa-plain-SHA256'): TseKeyMaterial {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: TSE_SIGNATURE_ALGORITHMS[algorithm].namedCurve });
-  const publicKey = uncompressedPoint(privateKey);
+  const publicKey = uncompressedPointOf(privateKey);
   return {
     privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     publicKey,
@@ -44,7 +44,7 @@ export function generateTseKeyMaterial(algorithm: TseSignatureAlgorithm = 'ecdsa
 }
 
 export function publicKeyFromPrivateKeyPem(pem: string): Buffer {
-  return uncompressedPoint(createPrivateKey(pem));
+  return uncompressedPointOf(createPrivateKey(pem));
 }
 
 export function tseSerialNumber(publicKey: Buffer): string {
@@ -71,8 +71,9 @@ export function publicKeyObjectFromPoint(publicKey: Buffer): KeyObject {
   });
 }
 
-function uncompressedPoint(key: KeyObject): Buffer {
-  const jwk = createPublicKey(key).export({ format: 'jwk' });
+/** The uncompressed point 04||X||Y of a P-256 or P-384 key (public, or the public half of a private one). */
+export function uncompressedPointOf(key: KeyObject): Buffer {
+  const jwk = (key.type === 'private' ? createPublicKey(key) : key).export({ format: 'jwk' });
   const parameters = Object.values(TSE_SIGNATURE_ALGORITHMS).find(({ namedCurve }) => namedCurve === jwk.crv);
   if (!parameters || jwk.x === undefined || jwk.y === undefined) {
     throw new TypeError(`unsupported TSE key: curve ${jwk.crv ?? jwk.kty}, expected P-256 or P-384`);

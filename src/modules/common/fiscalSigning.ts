@@ -24,6 +24,7 @@ export function fiscalFailureAsDomainError(error: unknown, registerId: string): 
   if (error instanceof FiscalDeviceError) {
     // A device failure is the outside world's: a retry under the same Idempotency-Key signs again.
     return validationError(`Fiscal signing failed in phase ${error.phase}: ${error.message}`, {
+      ...error.details,
       phase: error.phase,
       reason: error.reason,
       register_id: registerId,

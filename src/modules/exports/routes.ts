@@ -5,9 +5,13 @@ import type { ExportJob as ExportJobRecord } from '../../db/generated/client.js'
 import { runIdempotentService, type HttpResult } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
+import { EXPORT_FORMATS, type ExportType } from '../../exports/exportFormats.js';
 import { presentExport, presentExportList } from './presenter.js';
 import { CreateExportBody, DownloadQuery, ExportJob, ExportJobList, ListExportsQuery } from './schemas.js';
 import { createExport, getExport, listExports, openDownload } from './service.js';
+
+/** What a download may be, one entry per kind of archive the formats build. */
+const ARCHIVE_MEDIA_TYPES = [...new Set(Object.values(EXPORT_FORMATS).map((format) => format.archive.mediaType))];
 
 /** Asynchronous fiscal exports (contract 2.5, 4.1) and their signed downloads. */
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,7 +35,9 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Start an export job',
         description:
           'Builds the audit export of `type` over [from, to] asynchronously: for the named register, or without register_id for every register ' +
-          'of the merchant that ever signed under the type\'s regime. A register of another regime is 422 naming register_id.',
+          'of the merchant that ever signed under the type\'s regime. A register of another regime is 422 naming register_id. ' +
+          'tse_tar is the TSE TAR export (BSI TR-03153) of one register\'s TSE, of the transactions started in [from, to): ' +
+          'register_id or tss_serial_number is required (422 naming the field otherwise).',
         headers: StyleMHeaders.merge(IdempotencyHeaders),
         body: CreateExportBody,
         response: { 202: ExportJob.describe('The export job, pending; Location names where to watch it'), ...errorResponses(400, 403, 404, 409, 422, 501) },
@@ -86,21 +92,22 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         operationId: 'downloadExport',
-        summary: 'Download a completed export (application/zip); the signed, expiring link is the credential',
+        summary: 'Download a completed export (application/zip; tse_tar: application/x-tar); the signed, expiring link is the credential',
         security: [],
         params: IdParams,
         querystring: DownloadQuery,
         response: {
-          200: { description: 'The export archive', content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } } },
+          200: { description: 'The export archive', content: Object.fromEntries(ARCHIVE_MEDIA_TYPES.map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }])) },
           ...errorResponses(400, 403, 404),
         },
       },
     },
     async (request, reply) => {
       const { job, stream } = await openDownload(app.ctx, request.params.id, request.query.expires, request.query.signature);
+      const { archive } = EXPORT_FORMATS[job.type as ExportType];
       return (reply as FastifyReply)
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="${job.type}-${job.id}.zip"`)
+        .type(archive.mediaType)
+        .header('content-disposition', `attachment; filename="${job.type}-${job.id}.${archive.extension}"`)
         .header('content-length', String(job.byteSize))
         .header('cache-control', 'private, no-store')
         .send(stream);

@@ -19,7 +19,12 @@ export const CreateExportBody = z.strictObject({
   type: z.enum([...EXPORT_TYPES, ...UNBUILT_EXPORT_TYPES]).describe(TYPE_DESCRIPTION),
   from: TimestampInput,
   to: TimestampInput,
-  register_id: ResourceId.optional(),
+  register_id: ResourceId.optional().describe('The register to export; required by tse_tar unless tss_serial_number names it'),
+  tss_serial_number: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'a TSE serial: 64 hex digits')
+    .optional()
+    .describe('tse_tar only, instead of register_id: the TSE serial (fiscalization.tse_serial), resolved to its register when the job is created'),
 });
 
 export const ExportJob = z

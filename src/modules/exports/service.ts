@@ -5,7 +5,7 @@ import { DomainError, forbidden, notFound, validationError } from '../../domain/
 import { newId } from '../../lib/ids.js';
 import type { Finalize } from '../common/transactions.js';
 import { findRegister } from '../registers/service.js';
-import { exportCovers } from '../../exports/exportFormat.js';
+import { exportCovers, type ExportFormat } from '../../exports/exportFormat.js';
 import { EXPORT_FORMATS, type ExportType } from '../../exports/exportFormats.js';
 import type { z } from 'zod';
 import { afterCursor, NEWEST_FIRST, pageOf } from '../common/cursor.js';
@@ -25,8 +25,9 @@ export async function createExport(
   const from = new Date(body.from);
   const to = new Date(body.to);
   if (from > to) throw validationError('from must not be after to', { field: 'to' });
-  if (body.register_id) {
-    const register = await findRegister(ctx.db, merchant, body.register_id);
+  const registerId = await registerToExport(ctx, merchant, format, body);
+  if (registerId) {
+    const register = await findRegister(ctx.db, merchant, registerId);
     if (!exportCovers(format.regime, register)) {
       throw validationError(`${format.title} exports cover fiscalized ${format.regime} registers only`, {
         field: 'register_id',
@@ -42,7 +43,7 @@ export async function createExport(
         merchantId: merchant.id,
         type: body.type,
         status: 'pending',
-        registerId: body.register_id ?? null,
+        registerId: registerId ?? null,
         fromTime: from,
         toTime: to,
       },
@@ -55,6 +56,36 @@ export async function createExport(
 }
 
 const isBuilt = (type: string): type is ExportType => Object.hasOwn(EXPORT_FORMATS, type);
+
+/**
+ * The register the job covers: register_id, or for an export of one device
+ * (tse_tar) the register whose TSE has tss_serial_number; undefined for all of
+ * the merchant's registers. A device export must name one, in exactly one way.
+ */
+async function registerToExport(
+  ctx: AppContext,
+  merchant: Merchant,
+  format: ExportFormat,
+  body: z.infer<typeof CreateExportBody>,
+): Promise<string | undefined> {
+  const serial = body.tss_serial_number;
+  if (!format.oneDevice) {
+    if (serial !== undefined) throw validationError(`${format.title} exports take register_id, not tss_serial_number`, { field: 'tss_serial_number' });
+    return body.register_id;
+  }
+  if (serial !== undefined && body.register_id) {
+    throw validationError('Name the register by register_id or by tss_serial_number, not both', { field: 'tss_serial_number' });
+  }
+  if (serial === undefined) {
+    if (!body.register_id) throw validationError(`A ${format.title} export is of one register's TSE: give register_id or tss_serial_number`, { field: 'register_id' });
+    return body.register_id;
+  }
+  // Serials are stored as the TSE derives them: lower-case hex (reference §5).
+  const tse = await ctx.db.tseDevice.findFirst({ where: { serialNumber: serial.toLowerCase(), merchantId: merchant.id }, select: { id: true } });
+  const register = tse ? await ctx.db.register.findFirst({ where: { merchantId: merchant.id, deviceId: tse.id }, select: { id: true } }) : null;
+  if (!register) throw validationError('No register of this merchant has a TSE with this serial', { field: 'tss_serial_number', tss_serial_number: serial });
+  return register.id;
+}
 
 export async function getExport(ctx: AppContext, merchant: Merchant, id: string): Promise<ExportJob> {
   const job = await ctx.db.exportJob.findFirst({ where: { id, merchantId: merchant.id } });

@@ -7,7 +7,7 @@ import { validatePayments } from '../../domain/operations/paymentRules.js';
 import { assertCurrentVersion } from '../../domain/resourceVersion.js';
 import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
+import type { DeviceDetails, FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
 import { returnedOriginalOf } from './returnedOriginal.js';
 import type { Finalize } from '../common/transactions.js';
 import { issueReceipt, newReceiptToken } from '../receipts/service.js';
@@ -40,7 +40,7 @@ const LOCK_FOR_COMPLETION = `
      WHERE id = $1 AND merchant_id = $2 AND type <> 'refund'
        FOR UPDATE)
   SELECT ${OPERATION_COLUMNS},
-         r.name AS register_name, r.fiscalization_status, r.regime, r.device_id, r.client_id, r.device_simulation, r.device_failed_since,
+         r.name AS register_name, r.fiscalization_status, r.regime, r.device_id, r.client_id, r.device_simulation, r.device_details, r.device_failed_since,
          l.name AS location_name, l.address AS location_address, l.timezone AS location_timezone,
          bound.status AS session_status
     FROM target o
@@ -55,6 +55,7 @@ interface CompletionRow extends OperationRow {
   device_id: string | null;
   client_id: string | null;
   device_simulation: string | null;
+  device_details: Prisma.JsonValue | null;
   device_failed_since: Date | null;
   location_name: string | null;
   location_address: Prisma.JsonValue | null;
@@ -70,6 +71,7 @@ function fiscalRegisterOf(row: CompletionRow): FiscalRegister {
     deviceId: row.device_id,
     clientId: row.client_id,
     deviceSimulation: row.device_simulation!,
+    deviceDetails: (row.device_details ?? {}) as DeviceDetails,
   };
 }
 

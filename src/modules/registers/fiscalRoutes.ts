@@ -17,7 +17,7 @@ const SimulationBody = z.strictObject({
 });
 const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS), authority: z.enum(AUTHORITY_SIMULATIONS).optional() });
 
-/** Register fiscalization (KassenSichV), decommission, and the sandbox's device simulation. */
+/** Register fiscalization, decommission (KassenSichV), and the sandbox's device simulation. */
 export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Registers'];
   const config = { merchantScoped: true };
@@ -29,8 +29,13 @@ export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         operationId: 'fiscalizeRegister',
-        summary: 'Fiscalize a register: provisions its fiscal device by the location’s country (DEU: software TSE; AUT: RKSV signature unit; ITA: RT)',
-        description: 'No body, or for an Italian register {rt: {driver: "simulator"}} (the default) or {rt: {driver: "epson_fpmate", url, serial, device_id?, departments?}}.',
+        summary: 'Fiscalize a register: provisions its fiscal device by the location’s country (DEU: software TSE or fiskaly SIGN DE; AUT: RKSV signature unit; ITA: RT)',
+        description:
+          'No body, or the block of the register’s regime. German register: {tse: {driver: "software"}} (the default) or ' +
+          '{tse: {driver: "fiskaly_sign_de", api_key, api_secret, tss_id, client_id, base_url?}}: the credentials must get a token, the TSS must be ' +
+          'INITIALIZED and the client REGISTERED, else 422 validation_error naming the field (tse.api_key, tse.tss_id, tse.client_id, tse.base_url) ' +
+          'with fiskaly’s code in details.vendor_code; the credentials are sealed and never shown. Italian register: {rt: {driver: "simulator"}} ' +
+          '(the default) or {rt: {driver: "epson_fpmate", url, serial, device_id?, departments?}}.',
         headers: StyleMHeaders.merge(IdempotencyHeaders),
         params: IdParams,
         body: FiscalizeBody,

@@ -50,8 +50,28 @@ const RtFiscalizeOptions = z
   ])
   .meta({ id: 'RtFiscalizeOptions', discriminator: { propertyName: 'driver' } });
 
-/** Optional: the block of the register's regime; only Italian registers take one (rt). */
-export const FiscalizeBody = z.strictObject({ rt: RtFiscalizeOptions.optional() }).nullish();
+/** The TSE of a German register (DESIGN "Production drivers"): the software TSE, or a certified cloud TSE. */
+const TseFiscalizeOptions = z
+  .discriminatedUnion('driver', [
+    z.strictObject({ driver: z.literal('software') }).meta({ id: 'TseSoftwareOptions' }),
+    z
+      .strictObject({
+        driver: z.literal('fiskaly_sign_de'),
+        api_key: z.string().min(1).max(200).describe('The API key of the fiskaly organization that owns the TSS; sealed at rest, never shown again'),
+        api_secret: z.string().min(1).max(200).describe('Its API secret; sealed at rest, never shown again'),
+        tss_id: z.guid().describe('The TSS (fiskaly _id), state INITIALIZED'),
+        client_id: z.guid().describe('The register’s client at the TSS (fiskaly _id), state REGISTERED; its serial_number becomes the register’s client_id'),
+        base_url: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .describe('fiskaly SIGN DE’s base URL; default https://kassensichv-middleware.fiskaly.com (test and live TSSs alike: the API key decides)'),
+      })
+      .meta({ id: 'TseFiskalySignDeOptions' }),
+  ])
+  .meta({ id: 'TseFiscalizeOptions', discriminator: { propertyName: 'driver' } });
+
+/** Optional: the block of the register's regime (DEU: tse, ITA: rt). */
+export const FiscalizeBody = z.strictObject({ tse: TseFiscalizeOptions.optional(), rt: RtFiscalizeOptions.optional() }).nullish();
 export type FiscalizeBodyInput = z.infer<typeof FiscalizeBody>;
 
 /** The `fiscalization.rt` block of an Italian register. */
@@ -63,12 +83,26 @@ export const RtFiscalization = z
   })
   .meta({ id: 'RtFiscalization' });
 
+/** The `fiscalization.tse` block of a German register: which TSE signs, by its public identifiers only. */
+export const TseFiscalization = z
+  .object({
+    driver: z.enum(['software', 'fiskaly_sign_de']),
+    serial: z.string().optional().describe('The TSE serial (SHA-256 of its public key, hex), equal to tse_serial'),
+    signature_algorithm: z.string().optional(),
+    tss_id: z.string().optional().describe('fiskaly_sign_de: the TSS'),
+    client_id: z.string().optional().describe('fiskaly_sign_de: fiskaly’s id of the register’s client (the top-level client_id is its serial_number)'),
+    public_key: z.string().optional().describe('fiskaly_sign_de: base64 of the TSS’s uncompressed public key point'),
+    bsi_certification_id: z.string().optional().describe('fiskaly_sign_de: the BSI certification id the TSS reports (for the § 146a (4) AO notification)'),
+  })
+  .meta({ id: 'TseFiscalization' });
+
 export const Fiscalization = z
   .object({
     regime: z.enum(['KassenSichV', 'RKSV', 'RT']),
     fiscalized_at: Timestamp,
     tse_serial: z.string().nullable().describe('KassenSichV: the TSE serial; RKSV: the signature device id (field 11)'),
     client_id: z.string().nullable().describe('KassenSichV: the TSE client id; RKSV: the Kassen-ID'),
+    tse: TseFiscalization.optional().describe('KassenSichV registers only'),
     rksv: RksvFiscalization.optional().describe('RKSV registers only'),
     rt: RtFiscalization.optional().describe('RT registers only'),
   })

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Merchant, Register } from '../../db/generated/client.js';
-import type { FiscalRegister } from '../../fiscal/fiscalDevice.js';
+import type { DeviceDetails, FiscalRegister } from '../../fiscal/fiscalDevice.js';
 import type { AppContext } from '../../context.js';
 import { assertCurrentVersion } from '../../domain/resourceVersion.js';
 import { conflict, notFound } from '../../domain/errors.js';
@@ -19,6 +19,7 @@ export function fiscalRegisterOf(register: Register): FiscalRegister {
     deviceId: register.deviceId,
     clientId: register.clientId,
     deviceSimulation: register.deviceSimulation,
+    deviceDetails: (register.deviceDetails ?? {}) as DeviceDetails,
   };
 }
 

@@ -1,9 +1,9 @@
-import type { Merchant } from '../../db/generated/client.js';
+import type { Merchant, Prisma } from '../../db/generated/client.js';
 import type { AppContext } from '../../context.js';
 import { notFound, validationError } from '../../domain/errors.js';
 import { assertRegisterInService } from '../../domain/registers/inService.js';
 import { withDeviceTimeout } from '../../fiscal/deviceErrors.js';
-import type { FiscalRegister } from '../../fiscal/fiscalDevice.js';
+import type { DeviceDetails, FiscalRegister } from '../../fiscal/fiscalDevice.js';
 import { signingRegimeOf } from '../../fiscal/regimes.js';
 import { openRksvCashBox } from '../../fiscal/rksv/regime.js';
 import { ZERO_TAX_SET } from '../../fiscal/rksv/taxSets.js';
@@ -30,12 +30,13 @@ interface RegisterRow {
   device_id: string | null;
   client_id: string | null;
   device_simulation: string;
+  device_details: Prisma.JsonValue | null;
   device_failed_since: Date | null;
 }
 
 /** The register, locked as session events lock it: completions in flight finish first, later ones wait for this receipt. */
 const LOCK_REGISTER = `
-  SELECT id, regime, fiscalization_status, device_id, client_id, device_simulation, device_failed_since
+  SELECT id, regime, fiscalization_status, device_id, client_id, device_simulation, device_details, device_failed_since
     FROM registers WHERE id = $1 AND merchant_id = $2 FOR UPDATE`;
 
 const TAKE_OUT_OF_SERVICE = `
@@ -51,6 +52,7 @@ const fiscalRegisterOf = (row: RegisterRow): FiscalRegister => ({
   deviceId: row.device_id,
   clientId: row.client_id,
   deviceSimulation: row.device_simulation,
+  deviceDetails: (row.device_details ?? {}) as DeviceDetails,
 });
 
 /**

@@ -7,14 +7,19 @@
 // - decodeCompactJws(jws): header, payload, its 13 '_' segments and named fields,
 //   signature bytes, signing input; throws on padding, a header other than
 //   {"alg":"ES256"}, a wrong field count or a payload not starting with '_'.
-// - receiptFieldErrors(fields): format problems of the 12 payload fields (closed system).
+// - receiptFieldErrors(fields, system?): format problems of the 12 payload fields, for a closed
+//   system (R1-AT0, field 11 an Ordnungsbegriff) or an open one (R1-<ZDA>, field 11 the serial of
+//   the signing certificate, hex or decimal).
 // - qrFromJws, jwsFromQr, ocrFromJws: the printed representations of §3.3.
 // - turnoverCounterIv, counterPlaintext, encryptTurnoverCounter (for building
 //   test receipts), decryptTurnoverCounter: the counter of §4, in cents as bigint.
 // - chainValue(previousJwsOrKassenId), aesKeyCheckValue(base64Key).
 // - verifyDep(depExport, cryptographicMaterialContainer, options?): every check
-//   of §5-§7 over a whole export, one readable error string per violation.
-// - verifyReceiptQr(qr, publicKeyBase64Spki, aesKeyBase64, expectedCounterCents?).
+//   of §5-§7 over a whole export, one readable error string per violation. A container
+//   whose device is a CERTIFICATE makes the export an open system: its receipts are
+//   checked against the certificate's key and serial, and so is the group's
+//   Signaturzertifikat when it has one.
+// - verifyReceiptQr(qr, publicKeyBase64Spki, aesKeyBase64, expectedCounterCents?, system?).
 // - JWS_HEADER_SEGMENT, SIGNATURE_FAILED_BYTES, STORNO_MARKER, TRAINING_MARKER:
 //   the fixed values of §3.2, §6.1 and §4.
 //
@@ -23,7 +28,7 @@
 // it is not a signed null receipt, the receipt after it must be one (ztp rule).
 // After a wrong counter the check goes on from the decrypted value, so one slip
 // is one error. A U: Ordnungsbegriff must be an Austrian UID (ATU + 8 digits).
-import { createCipheriv, createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createCipheriv, createHash, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
 
 const JWS_HEADER = '{"alg":"ES256"}';
 export const JWS_HEADER_SEGMENT = Buffer.from(JWS_HEADER, 'utf8').toString('base64url');
@@ -41,6 +46,7 @@ const SUITE_PATTERN = /^R[1-9]\d*-([A-Z][A-Z][1-9]\d*|AT0)$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 const AMOUNT_PATTERN = /^-?([1-9]\d+|\d),\d\d$/;
 const KEY_ID_PATTERN = /^(S:\d{9}|U:ATU\d{8}|G:\d{13})(-[A-Za-z0-9]+)?$/;
+const CERTIFICATE_SERIAL_PATTERN = /^[0-9A-Fa-f]+$/;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BASE64URL_PATTERN = /^[A-Za-z0-9_-]*$/;
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -195,11 +201,15 @@ function encryptedCounterError(turnoverCounter: string): string | null {
   }
 }
 
-/** Format problems of the payload fields of a closed-system (R1-AT0) receipt. */
-export function receiptFieldErrors(fields: ReceiptFields): string[] {
+/** A closed system (R1-AT0, public keys) or an open one (a ZDA's certificate). */
+export type SignatureSystem = 'closed' | 'open';
+
+/** Format problems of the payload fields of a receipt of a closed (R1-AT0) or open system. */
+export function receiptFieldErrors(fields: ReceiptFields, system: SignatureSystem = 'closed'): string[] {
   const errors: string[] = [];
   if (!SUITE_PATTERN.test(fields.suite)) errors.push(`suite ${JSON.stringify(fields.suite)} is malformed`);
-  else if (fields.suite !== CLOSED_SYSTEM_SUITE) errors.push(`suite ${fields.suite} is not the closed system ${CLOSED_SYSTEM_SUITE}`);
+  else if (system === 'closed' && fields.suite !== CLOSED_SYSTEM_SUITE) errors.push(`suite ${fields.suite} is not the closed system ${CLOSED_SYSTEM_SUITE}`);
+  else if (system === 'open' && fields.suite === CLOSED_SYSTEM_SUITE) errors.push(`suite ${fields.suite} is the closed system's, but the device is a certificate`);
   if (fields.cashRegisterId === '') errors.push('Kassen-ID is empty');
   if (fields.receiptNumber === '') errors.push('receipt number is empty');
   if (!isValidDate(fields.date)) errors.push(`date ${JSON.stringify(fields.date)} is not a valid yyyy-MM-ddTHH:mm:ss`);
@@ -210,8 +220,11 @@ export function receiptFieldErrors(fields: ReceiptFields): string[] {
     const counterError = encryptedCounterError(fields.turnoverCounter);
     if (counterError !== null) errors.push(counterError);
   }
-  if (!KEY_ID_PATTERN.test(fields.keyId)) {
+  if (system === 'closed' && !KEY_ID_PATTERN.test(fields.keyId)) {
     errors.push(`field 11 ${JSON.stringify(fields.keyId)} is not an Ordnungsbegriff (S:, U:, G:) with an optional key id`);
+  }
+  if (system === 'open' && !CERTIFICATE_SERIAL_PATTERN.test(fields.keyId)) {
+    errors.push(`field 11 ${JSON.stringify(fields.keyId)} is not a certificate serial (hex or decimal)`);
   }
   try {
     const size = decodeBase64(fields.chainValue, 'chain value').length;
@@ -361,6 +374,22 @@ function checkBase64Member(value: unknown, where: string, errors: string[]): voi
   }
 }
 
+/** Each group's Signaturzertifikat, where it has one (an open system's DEP). */
+function signingCertificates(dep: unknown, errors: string[]): Map<number, X509Certificate> {
+  const certificates = new Map<number, X509Certificate>();
+  if (!isObject(dep) || !Array.isArray(dep['Belege-Gruppe'])) return certificates;
+  dep['Belege-Gruppe'].forEach((group: unknown, index: number) => {
+    const encoded = isObject(group) ? group['Signaturzertifikat'] : undefined;
+    if (typeof encoded !== 'string' || encoded === '') return;
+    try {
+      certificates.set(index, new X509Certificate(decodeBase64(encoded, 'Signaturzertifikat')));
+    } catch (error) {
+      errors.push(`Belege-Gruppe[${index}].Signaturzertifikat is no X.509 certificate: ${errorMessage(error)}`);
+    }
+  });
+  return certificates;
+}
+
 /** The JWS strings of every group in order, after checking the §7.1 shape. */
 function depReceipts(dep: unknown, errors: string[]): { group: number; jws: string }[] {
   if (!isObject(dep) || !Array.isArray(dep['Belege-Gruppe'])) {
@@ -396,11 +425,19 @@ function depReceipts(dep: unknown, errors: string[]): { group: number; jws: stri
 interface CryptoMaterial {
   aesKeyBase64: string | null;
   publicKeys: Map<string, KeyObject>;
+  system: SignatureSystem;
+}
+
+/** Whether a field-11 serial (hex, as A-Trust prints it, or decimal) names the certificate's serial. */
+function namesSerial(id: string, certificate: X509Certificate): boolean {
+  if (!CERTIFICATE_SERIAL_PATTERN.test(id)) return false;
+  const serial = BigInt(`0x${certificate.serialNumber}`);
+  return BigInt(`0x${id}`) === serial || (/^\d+$/.test(id) && BigInt(id) === serial);
 }
 
 /** The AES key and public keys of a §7.2 container, after checking its shape. */
 function cryptoMaterial(container: unknown, errors: string[]): CryptoMaterial {
-  const material: CryptoMaterial = { aesKeyBase64: null, publicKeys: new Map() };
+  const material: CryptoMaterial = { aesKeyBase64: null, publicKeys: new Map(), system: 'closed' };
   if (!isObject(container)) {
     errors.push('crypto-material container is not an object');
     return material;
@@ -431,9 +468,23 @@ function cryptoMaterial(container: unknown, errors: string[]): CryptoMaterial {
     }
     unexpectedMembers(entry, ['id', 'signatureDeviceType', 'signatureCertificateOrPublicKey'], where, errors);
     if (entry['id'] !== id) errors.push(`${where}.id ${JSON.stringify(entry['id'])} differs from its map key`);
+    if (entry['signatureDeviceType'] === 'CERTIFICATE') {
+      material.system = 'open';
+      try {
+        const der = entry['signatureCertificateOrPublicKey'];
+        if (typeof der !== 'string') throw new Error('is not a string');
+        const certificate = new X509Certificate(decodeBase64(der, 'certificate'));
+        if (!isP256(certificate.publicKey)) throw new Error('is not a certificate for an EC P-256 key');
+        if (!namesSerial(id, certificate)) throw new Error(`has the serial ${certificate.serialNumber}, which the id ${id} does not name`);
+        material.publicKeys.set(id, certificate.publicKey);
+      } catch (error) {
+        errors.push(`${where}.signatureCertificateOrPublicKey: ${errorMessage(error)}`);
+      }
+      continue;
+    }
     if (!KEY_ID_PATTERN.test(id)) errors.push(`${where}: the id is not an Ordnungsbegriff (S:, U:, G:) with an optional key id`);
     if (entry['signatureDeviceType'] !== 'PUBLIC_KEY') {
-      errors.push(`${where}.signatureDeviceType is ${JSON.stringify(entry['signatureDeviceType'])}, not "PUBLIC_KEY"`);
+      errors.push(`${where}.signatureDeviceType is ${JSON.stringify(entry['signatureDeviceType'])}, not "PUBLIC_KEY" or "CERTIFICATE"`);
     }
     const spki = entry['signatureCertificateOrPublicKey'];
     try {
@@ -489,6 +540,7 @@ export function verifyDep(depExport: unknown, container: unknown, options: DepVe
   const dep = parseJson(depExport, 'DEP export', errors);
   const material = cryptoMaterial(parseJson(container, 'crypto-material container', errors), errors);
   const entries = depReceipts(dep, errors);
+  const groupCertificates = signingCertificates(dep, errors);
   const receipts: VerifiedReceipt[] = [];
   const seenNumbers = new Set<string>();
   const groupKeyIds = new Map<number, string>();
@@ -511,7 +563,11 @@ export function verifyDep(depExport: unknown, container: unknown, options: DepVe
     }
     const { fields, signatureFailed } = decoded;
     const report = (message: string) => errors.push(`receipt ${fields.receiptNumber}: ${message}`);
-    receiptFieldErrors(fields).forEach(report);
+    receiptFieldErrors(fields, material.system).forEach(report);
+    const groupCertificate = groupCertificates.get(group);
+    if (groupCertificate && !namesSerial(fields.keyId, groupCertificate)) {
+      report(`field 11 ${fields.keyId} is not the serial ${groupCertificate.serialNumber} of its group's Signaturzertifikat`);
+    }
 
     if (cashRegisterId === null) cashRegisterId = fields.cashRegisterId;
     else if (fields.cashRegisterId !== cashRegisterId) report(`Kassen-ID ${fields.cashRegisterId} differs from ${cashRegisterId}`);
@@ -590,6 +646,7 @@ export function verifyReceiptQr(
   publicKeyBase64Spki: string,
   aesKeyBase64: string,
   expectedCounterCents?: bigint,
+  system: SignatureSystem = 'closed',
 ): ReceiptQrVerification {
   const result: ReceiptQrVerification = { jws: '', fields: null, signatureFailed: false, counterCents: null, errors: [] };
   let decoded: DecodedJws;
@@ -603,7 +660,7 @@ export function verifyReceiptQr(
   const { fields } = decoded;
   result.fields = fields;
   result.signatureFailed = decoded.signatureFailed;
-  result.errors.push(...receiptFieldErrors(fields));
+  result.errors.push(...receiptFieldErrors(fields, system));
   if (!decoded.signatureFailed) {
     const key = createPublicKey({ key: Buffer.from(publicKeyBase64Spki, 'base64'), format: 'der', type: 'spki' });
     if (!signatureVerifies(decoded, key)) result.errors.push('signature does not verify with the given public key');

@@ -32,7 +32,7 @@ async function cashBox() {
   const fx = await autRegisterWithSession(t.app, apiKey);
   const [{ device_id: deviceId }] = await t.database.sql.query<{ device_id: string }>('SELECT device_id FROM registers WHERE id = $1', [fx.registerId]);
   const unit = { works: true };
-  const box = new RksvCashBox(deviceId, fx.registerId, (sealed) => (unit.works ? new SoftwareSignatureUnit(deviceId, sealed, secrets) : brokenUnit), {
+  const box = new RksvCashBox(deviceId, fx.registerId, (stored) => (unit.works ? new SoftwareSignatureUnit(deviceId, stored.private_key_enc!, secrets) : brokenUnit), {
     secrets,
     clock: () => now,
     signatureTimeoutMs: 1000,

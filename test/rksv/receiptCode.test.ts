@@ -58,6 +58,7 @@ describe('the machine-readable code (reference §3)', () => {
   it('builds a payload of 13 fields starting with _, a JWS whose raw R‖S signature verifies, and its QR form', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const payload = receiptPayload({
+      suite: 'R1-AT0',
       cashRegisterId: KASSEN_ID,
       receiptNumber: 'CASHBOX-DEMO-1-Receipt-ID-6',
       localDateTime: '2016-03-16T09:02:13',

@@ -2,13 +2,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import type { CryptographicMaterialContainer } from '../../fiscal/rksv/cryptoMaterial.js';
-import { depExportJson } from './depExportJson.js';
+import { depExportJson, type DepSigner } from './depExportJson.js';
 
 /** One register's part of the export. */
 export interface DepRegisterSource {
   /** The Kassen-ID: the register's folder in the ZIP. */
   cashRegisterId: string;
   cryptoMaterial: CryptographicMaterialContainer;
+  /** The certificate and CA chain of the DEP's group; none for a closed system. */
+  signer?: DepSigner;
   /** The compact JWS of the receipts to export, in signing order, a page at a time; read only when the ZIP gets to them. */
   receipts(): AsyncIterable<string[]>;
 }
@@ -27,7 +29,7 @@ export async function buildRksvDepExport(registers: DepRegisterSource[], output:
   zip.on('error', fail);
   for (const register of registers) {
     zip.addReadStreamLazy(`${register.cashRegisterId}/dep-export.json`, (open) => {
-      const json = Readable.from(depExportJson(register.receipts()), { objectMode: false });
+      const json = Readable.from(depExportJson(register.receipts(), register.signer), { objectMode: false });
       json.on('error', fail);
       open(null, json);
     });

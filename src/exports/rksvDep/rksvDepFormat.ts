@@ -21,6 +21,7 @@ function createRksvDepBuilder({ db, sql, secrets }: ExportDependencies): ExportB
       sources.push({
         cashRegisterId: journal.cashRegisterId,
         cryptoMaterial,
+        signer: { certificate: journal.certificate, certificateChain: journal.certificateChain },
         receipts: () => journal.receiptsSignedBetween(job.fromTime, job.toTime),
       });
     }

@@ -7,17 +7,21 @@ import { chainValue } from './chainValue.js';
 import { compactJws, FAILED_SIGNATURE, signingInput } from './compactJws.js';
 import { publishedAmounts, type RksvFiscalRecord, type RksvReceiptType } from './fiscalInformation.js';
 import { closingTypeOf, dueClosingReceipt, viennaMonth } from './monthlyReceipts.js';
-import { qrCodeOf, receiptPayload, RKSV_SUITE, TAX_SET_ORDER, viennaLocalDateTime, type TaxSetCents } from './receiptCode.js';
+import { qrCodeOf, receiptPayload, TAX_SET_ORDER, viennaLocalDateTime, type TaxSetCents } from './receiptCode.js';
 import { signatureOrFailure, type SignatureUnit } from './signatureUnit.js';
+import type { StoredSignatureUnit } from './signatureUnitDrivers.js';
 import { taxSetOf, taxSetTotal, ZERO_TAX_SET } from './taxSets.js';
 import { encryptTurnoverCounter } from './turnoverCounter.js';
 
 /** The state of an RKSV register that every receipt reads and advances. */
 interface CashBoxState {
   cash_register_id: string;
+  suite: string;
   signature_device_id: string;
+  driver: string;
   public_key: string;
-  private_key_enc: string;
+  private_key_enc: string | null;
+  connection_enc: string | null;
   aes_key_enc: string;
   turnover_counter_size: number;
   receipt_count: string;
@@ -32,7 +36,7 @@ interface CashBoxState {
 const LOCK_STATE = `
   SELECT cash_register_id, signature_device_id, public_key, private_key_enc, aes_key_enc, turnover_counter_size,
          receipt_count::text AS receipt_count, turnover_counter_cents::text AS turnover_counter_cents,
-         last_jws, last_signed_at, closed_month, signature_failed_since, status
+         last_jws, last_signed_at, closed_month, signature_failed_since, status, suite, driver, connection_enc
     FROM rksv_cash_registers WHERE id = $1 FOR UPDATE`;
 
 /** Why the state's update below may fail to write. */
@@ -109,8 +113,8 @@ export class RksvCashBox implements FiscalDevice {
   constructor(
     private readonly id: string,
     private readonly registerId: string,
-    /** The signature unit that holds the register's key (given sealed, as stored). */
-    private readonly unitOf: (sealedPrivateKey: string) => SignatureUnit,
+    /** The signature unit that holds the register's key, from what the register's row keeps of it. */
+    private readonly unitOf: (stored: StoredSignatureUnit) => SignatureUnit,
     private readonly deps: CashBoxDependencies,
   ) {}
 
@@ -126,7 +130,7 @@ export class RksvCashBox implements FiscalDevice {
     const state = await exchange(1, async (sql) => (await sql.query<CashBoxState>(LOCK_STATE, [this.id]))[0]);
     if (!state || state.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RKSV register is out of service');
     const aesKey = Buffer.from(this.deps.secrets.open(state.aes_key_enc), 'base64');
-    const unit = this.unitOf(state.private_key_enc);
+    const unit = this.unitOf({ id: this.id, ...state });
     // Receipt dates never go back, whatever the clock does.
     const now = new Date(Math.max(this.deps.clock().getTime(), state.last_signed_at?.getTime() ?? 0));
 
@@ -156,6 +160,7 @@ export class RksvCashBox implements FiscalDevice {
       });
       const input = signingInput(
         receiptPayload({
+          suite: state.suite,
           cashRegisterId: state.cash_register_id,
           receiptNumber,
           localDateTime: viennaLocalDateTime(now),
@@ -185,7 +190,7 @@ export class RksvCashBox implements FiscalDevice {
           document_number: receiptNumber,
           document_type: receipt.type,
           cash_register_id: state.cash_register_id,
-          suite: RKSV_SUITE,
+          suite: state.suite,
           signature_device_id: state.signature_device_id,
           signed_at: now.toISOString(),
           amounts: publishedAmounts(receipt.amounts),

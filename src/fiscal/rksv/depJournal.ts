@@ -3,7 +3,7 @@ import type { SqlClient } from '../../db/sql.js';
 /** Receipts read per query: bounded memory however long the journal. */
 const PAGE_SIZE = 1000;
 
-const SELECT_CASH_REGISTER = 'SELECT id, cash_register_id FROM rksv_cash_registers WHERE register_id = $1';
+const SELECT_CASH_REGISTER = 'SELECT id, cash_register_id, certificate, certificate_chain FROM rksv_cash_registers WHERE register_id = $1';
 
 /**
  * The receipt numbers that open and close a time range. Receipt dates never go
@@ -25,16 +25,25 @@ const SELECT_PAGE = `
 export interface DepJournal {
   /** The Kassen-ID, field 2 of every receipt. */
   cashRegisterId: string;
+  /** Standard base64 DER of the signing certificate, null for a closed system (public key only). */
+  certificate: string | null;
+  /** Standard base64 DER of the certificates that issued it, in the order the trust service gave them. */
+  certificateChain: string[];
   /** The compact JWS of every receipt signed in [from, to], in signing order, a page at a time. */
   receiptsSignedBetween(from: Date, to: Date): AsyncIterable<string[]>;
 }
 
 /** The register's DEP; null when the register has no RKSV signature unit. */
 export async function depJournalOf(sql: SqlClient, registerId: string): Promise<DepJournal | null> {
-  const [cashRegister] = await sql.query<{ id: string; cash_register_id: string }>(SELECT_CASH_REGISTER, [registerId]);
+  const [cashRegister] = await sql.query<{ id: string; cash_register_id: string; certificate: string | null; certificate_chain: string[] | null }>(
+    SELECT_CASH_REGISTER,
+    [registerId],
+  );
   if (!cashRegister) return null;
   return {
     cashRegisterId: cashRegister.cash_register_id,
+    certificate: cashRegister.certificate,
+    certificateChain: cashRegister.certificate_chain ?? [],
     async *receiptsSignedBetween(from, to) {
       const [range] = await sql.query<{ first: string | null; last: string | null }>(SELECT_RANGE, [registerId, from, to]);
       if (!range?.first || !range.last) return;

@@ -1,5 +1,5 @@
 import type { ReceiptFiscalSection } from '../fiscalDevice.js';
-import { formatRksvAmount, RKSV_SUITE, type TaxSetCents } from './receiptCode.js';
+import { formatRksvAmount, type TaxSetCents } from './receiptCode.js';
 
 export const RKSV_RECEIPT_TYPES = ['start', 'standard', 'null', 'monthly', 'annual', 'closing', 'collective'] as const;
 export type RksvReceiptType = (typeof RKSV_RECEIPT_TYPES)[number];
@@ -11,7 +11,8 @@ export interface RksvFiscalRecord {
   document_number: string;
   document_type: RksvReceiptType;
   cash_register_id: string;
-  suite: typeof RKSV_SUITE;
+  /** R1-AT0 (closed system) or R1-<ZDA id> (a trust service's certificate). */
+  suite: string;
   signature_device_id: string;
   signed_at: string;
   /** Gross per rate, decimal strings with a point. */
@@ -21,7 +22,7 @@ export interface RksvFiscalRecord {
   /** The compact JWS as the DEP stores it. */
   jws: string;
   signature_device_failed: boolean;
-  /** Base64 DER SubjectPublicKeyInfo of the signature device. */
+  /** Base64 DER SubjectPublicKeyInfo of the signature device (of its certificate, for a trust service's unit). */
   public_key: string;
   verification: { qr_data: string };
 }

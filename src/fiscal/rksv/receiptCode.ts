@@ -1,8 +1,11 @@
 import type { Decimal } from 'decimal.js';
 import { localDateTimeOf } from '../../domain/localTime.js';
 
-/** Suite R1 of a closed system (geschlossenes Gesamtsystem): public keys instead of certificates (reference §2). */
-export const RKSV_SUITE = 'R1-AT0';
+/**
+ * Suite R1 of a closed system (geschlossenes Gesamtsystem): public keys instead of certificates (reference §2).
+ * A register signing with a trust service's certificate has `R1-<ZDA id>` instead (R1-AT1 for A-Trust).
+ */
+export const CLOSED_SYSTEM_SUITE = 'R1-AT0';
 
 /** The five amounts of a receipt, gross per rate, in cents. */
 export interface TaxSetCents {
@@ -17,6 +20,8 @@ export const TAX_SET_ORDER = ['normal', 'reduced1', 'reduced2', 'zero', 'special
 
 /** The fields of the signed payload (reference §3.1), field 13 (the signature) excepted. */
 export interface ReceiptPayloadFields {
+  /** Field 1: the algorithm suite and ZDA id. */
+  suite: string;
   cashRegisterId: string;
   receiptNumber: string;
   /** Local date and time, yyyy-MM-ddTHH:mm:ss. */
@@ -24,7 +29,7 @@ export interface ReceiptPayloadFields {
   amounts: TaxSetCents;
   /** Field 10: the encrypted counter, or the storno or training marker. */
   turnoverCounter: string;
-  /** Field 11: the Ordnungsbegriff and key id of the signature device. */
+  /** Field 11: the Ordnungsbegriff and key id of the signature device, or its certificate serial. */
   signatureDeviceId: string;
   chainValue: string;
 }
@@ -47,7 +52,7 @@ export function centsOf(amount: Decimal): bigint {
 export function receiptPayload(fields: ReceiptPayloadFields): string {
   return [
     '',
-    RKSV_SUITE,
+    fields.suite,
     fields.cashRegisterId,
     fields.receiptNumber,
     fields.localDateTime,

@@ -2,26 +2,30 @@ import type { FiscalRegime, FiscalRegister, DeviceOptions, FiscalDependencies } 
 import { RksvCashBox } from './cashBox.js';
 import { rksvReceiptSection, type RksvFiscalRecord } from './fiscalInformation.js';
 import { provisionRksvCashRegister } from './provisioning.js';
-import { SimulatedFailingSignatureUnit, SoftwareSignatureUnit, type SignatureUnit } from './signatureUnit.js';
+import { SimulatedFailingSignatureUnit, type SignatureUnit } from './signatureUnit.js';
+import { signatureUnitDriverNamed, unitDriverNameOf, type StoredSignatureUnit } from './signatureUnitDrivers.js';
 import { grossByAustrianRate, taxSetOf } from './taxSets.js';
 import type { DeviceSimulation } from '../simulatedFaults.js';
 
 /**
- * The register's receipt chain with its signature unit: the software unit, or
- * in the sandbox the failure its simulation asks for.
+ * The register's receipt chain with its signature unit: the one its driver
+ * names (the software unit, or a trust service's online unit), or in the
+ * sandbox the failure its simulation asks for.
  */
 export function openRksvCashBox(register: FiscalRegister & { deviceId: string }, deps: FiscalDependencies & DeviceOptions): RksvCashBox {
   const simulation = register.deviceSimulation as DeviceSimulation;
-  const unitOf = (sealedPrivateKey: string): SignatureUnit =>
+  const unitOf = (stored: StoredSignatureUnit): SignatureUnit =>
     deps.environment === 'sandbox' && simulation !== 'ok'
       ? new SimulatedFailingSignatureUnit(simulation)
-      : new SoftwareSignatureUnit(register.deviceId, sealedPrivateKey, deps.secrets);
+      : signatureUnitDriverNamed(stored.driver).open(stored, deps);
   return new RksvCashBox(register.deviceId, register.id, unitOf, { secrets: deps.secrets, clock: deps.clock, signatureTimeoutMs: deps.deviceTimeoutMs });
 }
 
 /**
- * Austria, RKSV (DESIGN "Austria: RKSV"): each register is a closed system
- * (suite R1-AT0) with its own software signature unit, AES key and receipt chain.
+ * Austria, RKSV (DESIGN "Austria: RKSV"): each register has its own AES key
+ * and receipt chain, signed by the service's software unit as a closed system
+ * (suite R1-AT0) or, chosen at fiscalization (the body's `rksv` block), by a
+ * trust service's online unit with its certificate (A-Trust: R1-AT1).
  */
 export const rksv: FiscalRegime = {
   regime: 'RKSV',
@@ -43,6 +47,6 @@ export const rksv: FiscalRegime = {
     taxSetOf(movement);
   },
 
-  fiscalizationBlock: (details) => ({ rksv: details }),
+  fiscalizationBlock: (details) => ({ rksv: { ...details, driver: unitDriverNameOf(details) } }),
   signatureAlgorithm: () => 'ES256',
 };

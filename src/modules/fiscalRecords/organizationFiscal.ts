@@ -1,7 +1,7 @@
 import type { KassenSichVFiscalRecord } from '../../fiscal/kassensichv/fiscalInformation.js';
 import type { RksvFiscalRecord } from '../../fiscal/rksv/fiscalInformation.js';
 import type { RtFiscalRecord } from '../../fiscal/rt/fiscalInformation.js';
-import { RKSV_SUITE } from '../../fiscal/rksv/receiptCode.js';
+import { CLOSED_SYSTEM_SUITE } from '../../fiscal/rksv/receiptCode.js';
 import type { FiscalRecord, Regime } from '../../fiscal/fiscalDevice.js';
 import type { OrganizationFiscalView } from '../styleO/schemas.js';
 
@@ -85,7 +85,7 @@ const kassenSichVFailure = (failed: FailedSigning): OrganizationFiscalView => ({
 /** The register's Kassen-ID and signature device; no receipt yet, so no Belegnummer either. */
 const rksvFailure = (failed: FailedSigning): OrganizationFiscalView => ({
   regime: 'RKSV',
-  suite: RKSV_SUITE,
+  suite: CLOSED_SYSTEM_SUITE,
   document_type: 'standard',
   document_number: null,
   cash_register_id: failed.device.clientId,

@@ -37,8 +37,8 @@ export const rksvReceiptFields = {
   document_number: z.string().describe('The Belegnummer, unique per register in signing order'),
   document_type: z.enum(['start', 'standard', 'null', 'monthly', 'annual', 'closing', 'collective']),
   cash_register_id: z.string().describe('The Kassen-ID'),
-  suite: z.literal('R1-AT0'),
-  signature_device_id: z.string().describe('Field 11: <Ordnungsbegriff>-<key id>'),
+  suite: z.string().describe('Field 1: R1-AT0 (closed system) or R1-<ZDA id> (a trust service’s certificate, R1-AT1 for A-Trust)'),
+  signature_device_id: z.string().describe('Field 11: <Ordnungsbegriff>-<key id>, or the certificate serial in hex'),
   signed_at: Timestamp,
   amounts: z
     .object({ normal: z.string(), reduced_1: z.string(), reduced_2: z.string(), zero: z.string(), special: z.string() })
@@ -47,7 +47,7 @@ export const rksvReceiptFields = {
   chain_value: z.string().describe('Field 12: Base64 of the first 8 bytes of SHA-256 over the previous receipt’s JWS'),
   jws: z.string().describe('The receipt as a compact JWS (ES256), as the DEP stores it'),
   signature_device_failed: z.boolean().describe('The signature device was out: the JWS carries the failure marker instead of a signature'),
-  public_key: z.string().describe('Base64 DER SubjectPublicKeyInfo of the signature device'),
+  public_key: z.string().describe('Base64 DER SubjectPublicKeyInfo of the signature device (of its certificate, for a trust service’s unit)'),
 };
 
 export const RksvFiscalInformation = z

@@ -16,13 +16,19 @@ export const UpdateRegisterBody = z.strictObject({
   external_id: z.string().min(1).max(200).nullable().optional(),
 });
 
-/** The `fiscalization.rksv` block of an Austrian register (DESIGN "Austria: RKSV"). */
+/** The `fiscalization.rksv` block of an Austrian register (DESIGN "Austria: RKSV"): which unit signs, by its public identifiers only. */
 export const RksvFiscalization = z
   .object({
+    driver: z.enum(['software', 'atrust_asign_online']).describe('The signature creation unit: the service’s software unit, or A-Trust a.sign RK online'),
     cash_register_id: z.string().describe('The Kassen-ID, field 2 of every receipt; register it in FinanzOnline'),
-    suite: z.literal('R1-AT0'),
-    signature_device_id: z.string().describe('Field 11 of every receipt: <Ordnungsbegriff>-<key id>, equal to tse_serial'),
-    public_key: z.string().describe('Base64 DER SubjectPublicKeyInfo of the signature device (ES256, P-256)'),
+    suite: z.string().describe('Field 1 of every receipt: R1-AT0 (software unit, closed system) or R1-<ZDA id> (R1-AT1 for A-Trust)'),
+    signature_device_id: z
+      .string()
+      .describe('Field 11 of every receipt, equal to tse_serial: <Ordnungsbegriff>-<key id> (software unit) or the certificate serial in hex (a trust service’s unit)'),
+    zda_id: z.string().optional().describe('atrust_asign_online: the trust service provider’s id (AT1)'),
+    certificate_serial: z.string().optional().describe('atrust_asign_online: the certificate serial in hex, as A-Trust reports it; register it in FinanzOnline'),
+    certificate_serial_decimal: z.string().optional().describe('atrust_asign_online: the same serial in decimal'),
+    public_key: z.string().describe('Base64 DER SubjectPublicKeyInfo of the signature device (ES256, P-256; the certificate’s key for a trust service’s unit)'),
     aes_key_check_value: z.string().describe('Check value of the AES key for manual entry in FinanzOnline'),
     turnover_counter_size: z.number().int(),
     start_receipt: z
@@ -70,8 +76,35 @@ const TseFiscalizeOptions = z
   ])
   .meta({ id: 'TseFiscalizeOptions', discriminator: { propertyName: 'driver' } });
 
-/** Optional: the block of the register's regime (DEU: tse, ITA: rt). */
-export const FiscalizeBody = z.strictObject({ tse: TseFiscalizeOptions.optional(), rt: RtFiscalizeOptions.optional() }).nullish();
+/** The signature creation unit of an Austrian register (DESIGN "Production drivers"): the software unit, or a trust service's online unit. */
+const RksvFiscalizeOptions = z
+  .discriminatedUnion('driver', [
+    z.strictObject({ driver: z.literal('software') }).meta({ id: 'RksvSoftwareOptions' }),
+    z
+      .strictObject({
+        driver: z.literal('atrust_asign_online'),
+        username: z
+          .string()
+          .min(1)
+          .max(100)
+          .regex(/^[A-Za-z0-9._-]+$/, 'must be the a.sign RK online username (letters, digits, . _ -)')
+          .describe('The a.sign RK online account’s username (e.g. u123456789); sealed at rest, never shown again'),
+        password: z.string().min(1).max(200).describe('Its password; sealed at rest, never shown again'),
+        base_url: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .describe(
+            'a.sign RK online’s base URL; /RegistrierkasseMobile/v2 is appended unless it names that path. Default https://hs.a-trust.at in production, the acceptance system https://hs-abnahme.a-trust.at in the sandbox',
+          ),
+      })
+      .meta({ id: 'RksvAtrustAsignOnlineOptions' }),
+  ])
+  .meta({ id: 'RksvFiscalizeOptions', discriminator: { propertyName: 'driver' } });
+
+/** Optional: the block of the register's regime (DEU: tse, AUT: rksv, ITA: rt). */
+export const FiscalizeBody = z
+  .strictObject({ tse: TseFiscalizeOptions.optional(), rksv: RksvFiscalizeOptions.optional(), rt: RtFiscalizeOptions.optional() })
+  .nullish();
 export type FiscalizeBodyInput = z.infer<typeof FiscalizeBody>;
 
 /** The `fiscalization.rt` block of an Italian register. */

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 
 const SignatureDeviceKey = z.object({
-  id: z.string().describe('The signature device id, field 11 of every receipt: <Ordnungsbegriff>-<key id>'),
-  signatureDeviceType: z.literal('PUBLIC_KEY').describe('A closed system (suite R1-AT0) signs with a key pair, not a certificate'),
-  signatureCertificateOrPublicKey: z.string().describe('The public key, base64 DER SubjectPublicKeyInfo (RFC 5480)'),
+  id: z.string().describe('The signature device id, field 11 of every receipt: <Ordnungsbegriff>-<key id>, or the certificate serial'),
+  signatureDeviceType: z
+    .enum(['PUBLIC_KEY', 'CERTIFICATE'])
+    .describe('PUBLIC_KEY: a closed system (suite R1-AT0) signing with a key pair; CERTIFICATE: a trust service’s unit (R1-AT1)'),
+  signatureCertificateOrPublicKey: z.string().describe('Base64 DER SubjectPublicKeyInfo (RFC 5480), or base64 DER X.509 certificate'),
 });
 
 /** cryptographicMaterialContainer.json, field names as the BMF verification tool reads them. */

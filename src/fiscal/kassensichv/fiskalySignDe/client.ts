@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { backoffDelayMs } from '../../../domain/backoff.js';
 import type { FiskalyConnection } from './connection.js';
+import type { CallBudget } from '../../callBudget.js';
 
 /**
  * How a call to fiskaly failed, after the client's own retries:
@@ -29,14 +30,6 @@ export class FiskalyApiError extends Error {
     this.name = 'FiskalyApiError';
   }
 }
-
-/** What one call may spend: it ends at `deadline` (epoch ms) or when `signal` aborts, whichever is first. */
-export interface CallBudget {
-  signal: AbortSignal;
-  deadline: number;
-}
-
-export const budgetOf = (signal: AbortSignal, timeoutMs: number): CallBudget => ({ signal, deadline: Date.now() + timeoutMs });
 
 /** Tries per request for 5xx, 429 and lost connections, all within the budget. */
 const MAX_TRIES = 4;

@@ -3,7 +3,8 @@ import { newId } from '../../../lib/ids.js';
 import { FiscalPreconditionError, type DeviceIdentity, type DeviceOptions, type FiscalDependencies } from '../../fiscalDevice.js';
 import { assertPrintableString } from '../transactionLog.js';
 import { isTseSignatureAlgorithm, publicKeyObjectFromPoint } from '../tseKeys.js';
-import { FiskalyApiError, FiskalyClient, type CallBudget } from './client.js';
+import type { CallBudget } from '../../callBudget.js';
+import { FiskalyApiError, FiskalyClient } from './client.js';
 import { keepFiskalyClient } from './clients.js';
 import { connectionOf, sealConnection, type FiskalySignDeOptions } from './connection.js';
 

@@ -2,7 +2,8 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelayMs } from '../../../domain/backoff.js';
-import { budgetOf, type FiskalyClient } from './client.js';
+import { budgetOf } from '../../callBudget.js';
+import type { FiskalyClient } from './client.js';
 import { derivedUuid } from './derivedUuid.js';
 
 /** What `PUT` and `GET /tss/{tss_id}/export/{export_id}` answer that the export needs. */

@@ -1,7 +1,8 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { DeviceOptions, FiscalDependencies } from '../../fiscalDevice.js';
 import type { SignatureUnit } from '../signatureUnit.js';
-import { AtrustApiError, AtrustClient, budgetOf } from './client.js';
+import { budgetOf } from '../../callBudget.js';
+import { AtrustApiError, AtrustClient } from './client.js';
 import { openConnection } from './connection.js';
 
 /**

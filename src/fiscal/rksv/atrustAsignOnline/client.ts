@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { backoffDelayMs } from '../../../domain/backoff.js';
 import type { AtrustConnection } from './connection.js';
+import type { CallBudget } from '../../callBudget.js';
 
 /**
  * How a call to a.sign RK online failed, after the client's own retries:
@@ -26,14 +27,6 @@ export class AtrustApiError extends Error {
     this.name = 'AtrustApiError';
   }
 }
-
-/** What one call may spend: it ends at `deadline` (epoch ms) or when `signal` aborts, whichever is first. */
-export interface CallBudget {
-  signal: AbortSignal;
-  deadline: number;
-}
-
-export const budgetOf = (signal: AbortSignal, timeoutMs: number): CallBudget => ({ signal, deadline: Date.now() + timeoutMs });
 
 /** What `GET /{username}/Certificate` answers (field names as A-Trust writes them). */
 export interface AtrustCertificateAnswer {

@@ -2,7 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { FiscalPreconditionError, type DeviceOptions, type FiscalDependencies } from '../../fiscalDevice.js';
 import type { ProvisionedSignatureUnit } from '../signatureUnitDrivers.js';
 import { AtrustSignatureUnit } from './atrustSignatureUnit.js';
-import { AtrustApiError, AtrustClient, type AtrustCertificateAnswer, type CallBudget } from './client.js';
+import type { CallBudget } from '../../callBudget.js';
+import { AtrustApiError, AtrustClient, type AtrustCertificateAnswer } from './client.js';
 import { connectionOf, sealConnection, type AtrustAsignOnlineOptions } from './connection.js';
 
 /** The register's `fiscalization.rksv` additions for the driver: public identifiers only. */

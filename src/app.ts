@@ -33,6 +33,7 @@ import { exportRoutes } from './modules/exports/routes.js';
 import { dailyClosureRoutes } from './modules/dailyClosures/routes.js';
 import { AutomaticClosures } from './modules/dailyClosures/automaticClosures.js';
 import { ExpiryScan } from './modules/expiryScan/expiryScan.js';
+import { createSubmissionWorker } from './fiscal/rksv/finanzOnline/createSubmissionWorker.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { locationRoutes } from './modules/locations/routes.js';
@@ -128,6 +129,9 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     ctx.transmissionWorker = transmissions;
     app.addHook('onReady', async () => transmissions.start());
     app.addHook('onClose', async () => transmissions.stop());
+    const submissions = createSubmissionWorker(ctx.db, ctx.secrets, config, app.log, clock);
+    app.addHook('onReady', async () => submissions.start());
+    app.addHook('onClose', async () => submissions.stop());
     const deliveries = createDeliveryWorker(ctx.db, ctx.secrets, config, app.log);
     app.addHook('onReady', async () => deliveries.start());
     app.addHook('onClose', async () => deliveries.stop());

@@ -76,6 +76,12 @@ const ConfigSchema = z.object({
   SDI_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   INVOICE_ACCEPTANCE_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
   EXPIRY_SCAN_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
+  FINANZONLINE_URL: z.string().url().optional(),
+  FINANZONLINE_VENDOR_UID: z.string().regex(/^[0-9A-Za-z]{10,24}$/, 'must be the software vendor\'s UID (10-24 letters and digits)').optional(),
+  FINANZONLINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  FINANZONLINE_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
+  RKSV_OUTAGE_REPORT_AFTER_MS: z.coerce.number().int().min(1000).default(48 * 3600 * 1000),
+  FINANZONLINE_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -119,6 +125,18 @@ export interface Config {
   rtClosureTime: string;
   /** How often the server looks whether the automatic closure is due. */
   rtClosureCheckMs: number;
+  /** The BMF's FinanzOnline web services (session, rkdb); unset: the sandbox simulates them, production cannot reach them. */
+  finanzOnlineUrl: string | undefined;
+  /** herstellerid of the FinanzOnline login: the software vendor's UID. */
+  finanzOnlineVendorUid: string | undefined;
+  /** Bound on one FinanzOnline request. */
+  finanzOnlineTimeoutMs: number;
+  /** The first retry delay of a FinanzOnline request that got no answer; retries double it, up to an hour. */
+  finanzOnlineRetryMs: number;
+  /** How long an RKSV signature unit's outage lasts before it is reported to FinanzOnline (§ 17 RKSV: 48 hours). */
+  rksvOutageReportAfterMs: number;
+  /** Sandbox: how long the simulated FinanzOnline takes to take up a submission (time to set a simulation after fiscalizing). */
+  finanzOnlineSimulatorDelayMs: number;
   /** Bound on one webhook delivery attempt (DESIGN: 10 s). */
   webhookTimeoutMs: number;
   /** The first retry delay of a failed webhook delivery; retries double it, up to 30 s in the sandbox and an hour in production. */
@@ -204,5 +222,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     sdiSimulatorDelayMs: raw.SDI_SIMULATOR_DELAY_MS,
     invoiceAcceptanceCheckMs: raw.INVOICE_ACCEPTANCE_CHECK_MS,
     expiryScanMs: raw.EXPIRY_SCAN_MS,
+    finanzOnlineUrl: raw.FINANZONLINE_URL,
+    finanzOnlineVendorUid: raw.FINANZONLINE_VENDOR_UID,
+    finanzOnlineTimeoutMs: raw.FINANZONLINE_TIMEOUT_MS,
+    finanzOnlineRetryMs: raw.FINANZONLINE_RETRY_MS,
+    rksvOutageReportAfterMs: raw.RKSV_OUTAGE_REPORT_AFTER_MS,
+    finanzOnlineSimulatorDelayMs: raw.FINANZONLINE_SIMULATOR_DELAY_MS,
   };
 }

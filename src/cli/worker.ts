@@ -1,5 +1,5 @@
-// npm run worker: builds export jobs, transmits RT daily closures, carries invoices through the SdI and delivers
-// webhooks outside the server (run the server with EXPORT_WORKER=off).
+// npm run worker: builds export jobs, transmits RT daily closures, carries invoices through the SdI, sends Austrian
+// registers' FinanzOnline submissions and delivers webhooks outside the server (run the server with EXPORT_WORKER=off).
 // On PostgreSQL several workers may run at once; the embedded database serves one process at a
 // time, so there the worker refuses to start while the server holds DATA_DIR.
 // SIGTERM finishes the job in hand, then exits.
@@ -9,6 +9,7 @@ import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
 import { createTransmissionWorker } from '../fiscal/rt/transmission/createTransmissionWorker.js';
 import { createInvoiceTransmissionWorker } from '../einvoicing/transmission/createInvoiceTransmissionWorker.js';
+import { createSubmissionWorker } from '../fiscal/rksv/finanzOnline/createSubmissionWorker.js';
 import { logDestination } from '../lib/logDestination.js';
 import { SecretBox } from '../lib/secretBox.js';
 import { exportLinkSigner } from '../lib/signedUrl.js';
@@ -34,10 +35,12 @@ const deliveries = createDeliveryWorker(database.prisma, secrets, config, log);
 deliveries.start();
 const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log, recordInvoiceStateChanged(config.publicBaseUrl));
 invoiceTransmissions.start();
+const submissions = createSubmissionWorker(database.prisma, secrets, config, log);
+submissions.start();
 log.info({ worker_id: worker.id }, 'export, transmission and webhook delivery worker started');
 
 const shutdown = async () => {
-  await Promise.all([worker.stop(), transmissions.stop(), deliveries.stop(), invoiceTransmissions.stop()]);
+  await Promise.all([worker.stop(), transmissions.stop(), deliveries.stop(), invoiceTransmissions.stop(), submissions.stop()]);
   await database.close();
   process.exit(0);
 };

@@ -2,7 +2,7 @@ import { Prisma as Sql } from './generated/client.js';
 import type { Prisma } from './database.js';
 
 /** The tables that are job queues: each has status, worker_id, attempts, locked_until, run_after and created_at. */
-export type JobTable = 'export_jobs' | 'rt_transmission_jobs' | 'webhook_deliveries' | 'invoice_transmission_jobs';
+export type JobTable = 'export_jobs' | 'rt_transmission_jobs' | 'webhook_deliveries' | 'invoice_transmission_jobs' | 'finanz_online_submissions';
 
 /** A job as its holder knows it: the lease is this worker's for this attempt. */
 export interface HeldJob {
@@ -25,6 +25,8 @@ export class JobQueue {
     private readonly db: Prisma,
     table: JobTable,
     private readonly leaseMs: number,
+    /** A further condition a job must meet to be claimed (the table's name qualifies its columns), e.g. that the jobs before it are done. */
+    private readonly claimable: Sql.Sql = Sql.sql`TRUE`,
   ) {
     this.table = Sql.raw(table);
   }
@@ -37,7 +39,7 @@ export class JobQueue {
              locked_until = now() + make_interval(secs => ${this.leaseMs / 1000})
        WHERE id = (
          SELECT id FROM ${this.table}
-          WHERE (status = 'pending' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
+          WHERE ((status = 'pending' AND run_after <= now()) OR (status = 'running' AND locked_until < now())) AND ${this.claimable}
           ORDER BY created_at
           FOR UPDATE SKIP LOCKED
           LIMIT 1)

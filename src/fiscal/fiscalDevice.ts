@@ -207,4 +207,12 @@ export interface FiscalRegime {
    * such a step (KassenSichV); absent otherwise.
    */
   decommission?(sql: SqlClient, deviceId: string, at: Date): Promise<void>;
+  /**
+   * Sandbox: how the regime's tax authority answers the register (RT: daily
+   * closures' transmissions; RKSV: FinanzOnline), when the regime has one.
+   */
+  authoritySimulation?: {
+    modes: readonly string[];
+    set(sql: SqlClient, register: { id: string; deviceId: string }, mode: string): Promise<void>;
+  };
 }

@@ -12,6 +12,7 @@ import { signatureOrFailure, type SignatureUnit } from './signatureUnit.js';
 import type { StoredSignatureUnit } from './signatureUnitDrivers.js';
 import { taxSetOf, taxSetTotal, ZERO_TAX_SET } from './taxSets.js';
 import { encryptTurnoverCounter } from './turnoverCounter.js';
+import { queueRecoveryReport, queueSubmission } from './finanzOnline/submissions.js';
 
 /** The state of an RKSV register that every receipt reads and advances. */
 interface CashBoxState {
@@ -233,6 +234,9 @@ export class RksvCashBox implements FiscalDevice {
           entry.record.signature_device_failed,
         ]);
       }
+      // FinanzOnline hears of an outage's end (when it heard of its start) and of the register's decommission.
+      if (state.signature_failed_since && !failedSince) await queueRecoveryReport(sql, this.id, now);
+      if (status === 'closed') await queueSubmission(sql, this.id, 'decommission', { occurred_at: now.toISOString() });
     });
     const last = issued.at(-1)!;
     return { id: last.id, record: last.record };

@@ -8,6 +8,8 @@ import type { SignatureUnit } from './signatureUnit.js';
 import { signatureUnitDriverNamed, unitDriverNameOf } from './signatureUnitDrivers.js';
 import { ZERO_TAX_SET } from './taxSets.js';
 import { TURNOVER_COUNTER_SIZE } from './turnoverCounter.js';
+import { initialRegistration, type FinanzOnlineRegistration } from './finanzOnline/registration.js';
+import { queueSubmission } from './finanzOnline/submissions.js';
 
 /** The register's `fiscalization.rksv` block (DESIGN "Austria: RKSV"), with the driver's public identifiers. */
 export interface RksvFiscalization {
@@ -19,6 +21,8 @@ export interface RksvFiscalization {
   aes_key_check_value: string;
   turnover_counter_size: number;
   start_receipt: { receipt_number: string; jws: string; qr_data: string };
+  /** What FinanzOnline answered so far; its submission is queued with the register. */
+  registration: FinanzOnlineRegistration;
 }
 
 const INSERT_CASH_REGISTER = `
@@ -82,6 +86,8 @@ export async function provisionRksvCashRegister(
     operationId: null,
   });
   if (start.record.signature_device_failed) throw provisioned.startReceiptRefused(unitError);
+  // Registering the unit and the register with FinanzOnline, and the start receipt's check, leave from the outbox.
+  await queueSubmission(sql, id, 'registration');
   const fiscalization: RksvFiscalization = {
     driver: driverName,
     cash_register_id: cashRegisterId,
@@ -91,6 +97,7 @@ export async function provisionRksvCashRegister(
     aes_key_check_value: aesKeyCheckValue(aesKey),
     turnover_counter_size: TURNOVER_COUNTER_SIZE,
     start_receipt: { receipt_number: start.record.document_number, jws: start.record.jws, qr_data: start.record.verification.qr_data },
+    registration: initialRegistration(deps.environment === 'sandbox' ? 'test' : 'production', deps.clock()),
   };
   return { deviceId: id, serial: provisioned.signatureDeviceId, clientId: cashRegisterId, details: { ...provisioned.details, ...fiscalization } };
 }

@@ -1,5 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { localDateTimeOf } from '../../domain/localTime.js';
+import { signingInput } from './compactJws.js';
 
 /**
  * Suite R1 of a closed system (geschlossenes Gesamtsystem): public keys instead of certificates (reference §2).
@@ -68,6 +69,17 @@ export function qrCodeOf(jws: string): string {
   const [, payload, signature] = jws.split('.');
   if (payload === undefined || signature === undefined) throw new TypeError('not a compact JWS');
   return `${Buffer.from(payload, 'base64url').toString('utf8')}_${Buffer.from(signature, 'base64url').toString('base64')}`;
+}
+
+/** The inverse of qrCodeOf: the JWS signing input a QR code's payload makes, and its signature in base64url. */
+export function signedPartsOfQrCode(qrCode: string): { signingInput: string; signature: string } {
+  const cut = qrCode.lastIndexOf('_');
+  if (cut <= 0) throw new TypeError('not an RKSV QR code');
+  const payload = qrCode.slice(0, cut);
+  return {
+    signingInput: signingInput(payload),
+    signature: Buffer.from(qrCode.slice(cut + 1), 'base64').toString('base64url'),
+  };
 }
 
 /** Austria's time zone: receipt dates and months are Vienna's. */

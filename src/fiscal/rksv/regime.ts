@@ -6,6 +6,8 @@ import { SimulatedFailingSignatureUnit, type SignatureUnit } from './signatureUn
 import { signatureUnitDriverNamed, unitDriverNameOf, type StoredSignatureUnit } from './signatureUnitDrivers.js';
 import { grossByAustrianRate, taxSetOf } from './taxSets.js';
 import type { DeviceSimulation } from '../simulatedFaults.js';
+import { FINANZ_ONLINE_SIMULATIONS } from './finanzOnline/simulatedFinanzOnline.js';
+import { resumeRegisterSubmissions } from './finanzOnline/submissions.js';
 
 /**
  * The register's receipt chain with its signature unit: the one its driver
@@ -49,4 +51,13 @@ export const rksv: FiscalRegime = {
 
   fiscalizationBlock: (details) => ({ rksv: { ...details, driver: unitDriverNameOf(details) } }),
   signatureAlgorithm: () => 'ES256',
+
+  // FinanzOnline's answers; a submission that waits for a changed login is tried again with the new simulation.
+  authoritySimulation: {
+    modes: FINANZ_ONLINE_SIMULATIONS,
+    async set(sql, register, mode) {
+      await sql.query('UPDATE rksv_cash_registers SET authority_simulation = $2 WHERE id = $1', [register.deviceId, mode]);
+      await resumeRegisterSubmissions(sql, register.id);
+    },
+  },
 };

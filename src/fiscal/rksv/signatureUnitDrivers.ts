@@ -2,6 +2,7 @@ import type { DeviceOptions, FiscalDependencies, FiscalPreconditionError, Provis
 import { openAtrustSignatureUnit } from './atrustAsignOnline/atrustSignatureUnit.js';
 import type { AtrustAsignOnlineOptions } from './atrustAsignOnline/connection.js';
 import { provisionAtrustSignatureUnit } from './atrustAsignOnline/provisioning.js';
+import type { RegisteredUnit } from './finanzOnline/authority.js';
 import { SoftwareSignatureUnit, type SignatureUnit } from './signatureUnit.js';
 import { provisionSoftwareSignatureUnit } from './softwareUnitProvisioning.js';
 
@@ -46,6 +47,27 @@ export interface SignatureUnitDriver {
   provision(deps: Dependencies, request: ProvisioningRequest, options: Record<string, unknown>, unitId: string): Promise<ProvisionedSignatureUnit>;
   /** The stored unit, ready to sign. */
   open(stored: StoredSignatureUnit, deps: Dependencies): SignatureUnit;
+  /** How FinanzOnline knows the unit: what registering it, and reporting its outages, name. */
+  registeredUnit(stored: UnitIdentifiers): RegisteredUnit;
+}
+
+/** The public identifiers of a stored unit. */
+export interface UnitIdentifiers {
+  suite: string;
+  /** Field 11 of the receipts. */
+  signature_device_id: string;
+  public_key: string;
+}
+
+/** art_ob of FinanzOnline for field 11's Ordnungsbegriff prefix (DESIGN: U:<vat_id>, S:<tax_number>, G:<gln>). */
+const IDENTIFIER_TYPES = { U: 'UID', S: 'FASTNR', G: 'GLN' } as const;
+
+/** The closed system's unit: field 11 is `<prefix>:<identifier>-<key id>`. */
+function closedSystemUnit(stored: UnitIdentifiers): RegisteredUnit {
+  const match = /^([USG]):(.+)-([^-]+)$/.exec(stored.signature_device_id);
+  if (!match) throw new Error(`Field 11 ${stored.signature_device_id} is not <Ordnungsbegriff>-<key id>`);
+  const [, prefix, identifier, keyId] = match as unknown as [string, keyof typeof IDENTIFIER_TYPES, string, string];
+  return { kind: 'closed_system', identifierType: IDENTIFIER_TYPES[prefix], identifier, keyId, unitType: 'SW_GGS', publicKey: stored.public_key };
 }
 
 const software: SignatureUnitDriver = {
@@ -54,6 +76,7 @@ const software: SignatureUnitDriver = {
     if (!stored.private_key_enc) throw new Error(`The software signature unit ${stored.id} has no key`);
     return new SoftwareSignatureUnit(stored.id, stored.private_key_enc, deps.secrets);
   },
+  registeredUnit: closedSystemUnit,
 };
 
 const atrustAsignOnline: SignatureUnitDriver = {
@@ -62,6 +85,13 @@ const atrustAsignOnline: SignatureUnitDriver = {
     if (!stored.connection_enc) throw new Error(`The a.sign RK online unit ${stored.id} has no connection`);
     return openAtrustSignatureUnit(stored.connection_enc, stored.public_key, deps);
   },
+  // a.sign RK online is A-Trust's HSM; the suite names the trust service (R1-AT1), field 11 the certificate serial in hex.
+  registeredUnit: (stored) => ({
+    kind: 'certificate',
+    vdaId: stored.suite.slice('R1-'.length),
+    unitType: 'HSM_DIENSTLEISTER',
+    certificateSerialHex: stored.signature_device_id,
+  }),
 };
 
 /** Each driver by the name the fiscalize body and the register's row give it; another trust service (PrimeSign) is one more entry. */

@@ -7,6 +7,7 @@ import { rtDocumentOf } from './rtDocument.js';
 import { rtDriverFor } from './drivers.js';
 import { RtFiscalDevice } from './rtFiscalDevice.js';
 import { rtTaxOfLine } from './rtTaxes.js';
+import { AUTHORITY_SIMULATIONS } from './transmission/sandboxAuthority.js';
 import { grossByVatRate, vatRateOfLine } from '../../domain/vatBreakdown.js';
 
 /**
@@ -52,4 +53,11 @@ export const rt: FiscalRegime = {
 
   fiscalizationBlock: (details) => ({ rt: details }),
   signatureAlgorithm: () => null,
+
+  authoritySimulation: {
+    modes: AUTHORITY_SIMULATIONS,
+    async set(sql, register, mode) {
+      await sql.query('UPDATE rt_devices SET authority_simulation = $2 WHERE id = $1', [register.deviceId, mode]);
+    },
+  },
 };

@@ -12,6 +12,7 @@ import { credentialChange } from './credentialChange.js';
 import { FISCONLINE, hasItalianIdentity } from './fisconlineIdentity.js';
 import type { CreatePortalCredentialBody, UpdatePortalCredentialBody } from './schemas.js';
 import { openCredentials, sealCredentials } from './sealedFields.js';
+import { resumeSubmissionsAwaitingLogin } from '../../fiscal/rksv/finanzOnline/submissions.js';
 import { portalClientFor } from '../../fiscal/portals/simulatedPortal.js';
 
 function checkRules(type: PortalTypeName, input: Parameters<typeof credentialViolations>[1]): void {
@@ -72,6 +73,7 @@ export async function createPortalCredential(
         updatedAt: now,
       },
     });
+    await resumeSubmissionsAwaitingLogin(sqlOf(tx), organization.id);
     await finalize?.(sqlOf(tx), credential);
     return credential;
   });
@@ -111,6 +113,7 @@ export async function updatePortalCredential(
     if (change.changed.length && isIdentityCredential(credential, current)) {
       await tx.merchant.update({ where: { id: organization.id }, data: { resourceVersion: { increment: 1 }, updatedAt: now } });
     }
+    if (change.changed.length) await resumeSubmissionsAwaitingLogin(sqlOf(tx), organization.id);
     await finalize?.(sqlOf(tx), updated);
     return updated;
   });

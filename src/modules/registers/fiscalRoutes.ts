@@ -2,20 +2,19 @@ import type { Register as RegisterRecord } from '../../db/generated/client.js';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEVICE_SIMULATIONS } from '../../fiscal/simulatedFaults.js';
-import { AUTHORITY_SIMULATIONS } from '../../fiscal/rt/transmission/sandboxAuthority.js';
 import { notFound } from '../../domain/errors.js';
 import { runIdempotentService } from '../../http/idempotency.js';
 import { errorResponses, IdempotencyHeaders, StyleMHeaders } from '../common/responses.js';
 import { IdParams } from '../common/schemas.js';
 import { decommissionRegister, fiscalizeRegister, setDeviceSimulation } from './fiscalization.js';
 import { registerResult } from './routes.js';
-import { FiscalizeBody, Register } from './schemas.js';
+import { AuthoritySimulationMode, FiscalizeBody, Register } from './schemas.js';
 
 const SimulationBody = z.strictObject({
   fiscal_device: z.enum(DEVICE_SIMULATIONS),
-  authority: z.enum(AUTHORITY_SIMULATIONS).optional().describe('RT registers only: how the sandbox authority answers the daily closures\' transmissions'),
+  authority: AuthoritySimulationMode.optional(),
 });
-const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS), authority: z.enum(AUTHORITY_SIMULATIONS).optional() });
+const Simulation = z.object({ register_id: z.string(), fiscal_device: z.enum(DEVICE_SIMULATIONS), authority: AuthoritySimulationMode.optional() });
 
 /** Register fiscalization, decommission (KassenSichV), and the sandbox's device simulation. */
 export const registerFiscalRoutes: FastifyPluginAsyncZod = async (app) => {

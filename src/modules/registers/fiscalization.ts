@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { FiscalPreconditionError } from '../../fiscal/fiscalDevice.js';
 import { builtRegimeCountries, regimeForCountry, regimeNamed } from '../../fiscal/regimes.js';
 import type { DeviceSimulation } from '../../fiscal/simulatedFaults.js';
-import type { AuthoritySimulation } from '../../fiscal/rt/transmission/sandboxAuthority.js';
+import type { AuthoritySimulation } from './schemas.js';
 import { conflict, validationError } from '../../domain/errors.js';
 import type { AddressValue } from '../../db/records/address.js';
 import type { Finalize } from '../common/transactions.js';
@@ -135,11 +135,14 @@ export async function setDeviceSimulation(
   return ctx.db.$transaction(async (tx) => {
     const register = await lockRegister(tx, merchant, id);
     if (authority !== undefined) {
-      // Only an RT transmits to an authority (its daily closures' COR10).
-      if (register.regime !== 'RT' || !register.deviceId) {
-        throw validationError('authority applies to fiscalized Italian (RT) registers only', { field: 'authority', regime: register.regime });
+      const simulation = regimeNamed(register.regime)?.authoritySimulation;
+      if (!simulation || !register.deviceId) {
+        throw validationError('authority applies to fiscalized Italian (RT) and Austrian (RKSV) registers only', { field: 'authority', regime: register.regime });
       }
-      await tx.rtDevice.update({ where: { id: register.deviceId }, data: { authoritySimulation: authority } });
+      if (!simulation.modes.includes(authority)) {
+        throw validationError(`authority of a ${register.regime} register is one of ${simulation.modes.join(', ')}`, { field: 'authority', regime: register.regime });
+      }
+      await simulation.set(sqlOf(tx), { id, deviceId: register.deviceId }, authority);
     }
     return tx.register.update({ where: { id }, data: { deviceSimulation: mode } });
   });

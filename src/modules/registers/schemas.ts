@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { ResourceId, Timestamp } from '../common/schemas.js';
+import { AUTHORITY_SIMULATIONS } from '../../fiscal/rt/transmission/sandboxAuthority.js';
+import { FINANZ_ONLINE_SIMULATIONS } from '../../fiscal/rksv/finanzOnline/simulatedFinanzOnline.js';
 
 export const RegisterStatus = z.enum(['active', 'inactive']);
+
+/** Sandbox: how the register's tax authority answers; a regime takes the modes it has (regime.authoritySimulation). */
+export const AuthoritySimulationMode = z
+  .enum([...new Set([...AUTHORITY_SIMULATIONS, ...FINANZ_ONLINE_SIMULATIONS])] as [string, ...string[]])
+  .describe(
+    'RT registers: ok | reject | unreachable, how the sandbox authority answers the daily closures\' transmissions. ' +
+      'RKSV registers: ok | reject | unreachable | timeout | credential_error, how the sandbox FinanzOnline answers the registration and reports',
+  );
+export type AuthoritySimulation = z.infer<typeof AuthoritySimulationMode>;
 export const FiscalizationStatus = z.enum(['not_fiscalized', 'pending', 'failed', 'fiscalized', 'decommissioned']);
 
 export const CreateRegisterBody = z.strictObject({
@@ -17,6 +28,39 @@ export const UpdateRegisterBody = z.strictObject({
 });
 
 /** The `fiscalization.rksv` block of an Austrian register (DESIGN "Austria: RKSV"): which unit signs, by its public identifiers only. */
+const AuthorityMessage = z.object({ code: z.string().describe('FinanzOnline\'s return code (rc), or the transport fault'), message: z.string() });
+
+/** fiscalization.rksv.registration (DESIGN "Production drivers"): the register's FinanzOnline registration as far as it got. */
+const FinanzOnlineRegistration = z
+  .object({
+    status: z
+      .enum(['pending', 'registered', 'rejected', 'failed'])
+      .describe('pending: not answered yet; registered: unit and cash register registered; rejected: FinanzOnline refused (reason); failed: no answer or the login was refused (reason), tried again'),
+    transmission: z.enum(['test', 'production']).describe('test in the sandbox (art_uebermittlung T), production otherwise'),
+    reason: AuthorityMessage.nullable(),
+    signature_unit: z.enum(['pending', 'registered', 'rejected']),
+    cash_register: z.enum(['pending', 'registered', 'rejected']),
+    start_receipt_check: z
+      .object({ status: z.enum(['pending', 'passed', 'failed']), checked_at: Timestamp.nullable(), reason: AuthorityMessage.nullable() })
+      .describe('FinanzOnline\'s Belegprüfung of the start receipt'),
+    attempts: z.number().int(),
+    registered_at: Timestamp.nullable(),
+    updated_at: Timestamp,
+    reports: z
+      .array(
+        z.object({
+          id: z.string(),
+          type: z.enum(['outage', 'recovery', 'decommission']),
+          status: z.enum(['pending', 'reported', 'rejected', 'failed']),
+          occurred_at: Timestamp.describe('outage: its start; recovery: its end; decommission: the closing receipt'),
+          reason: AuthorityMessage.nullable(),
+          reported_at: Timestamp.nullable(),
+        }),
+      )
+      .describe('Outage reports (after 48 hours, § 17 RKSV), their ends, and the decommission, oldest first'),
+  })
+  .meta({ id: 'FinanzOnlineRegistration' });
+
 export const RksvFiscalization = z
   .object({
     driver: z.enum(['software', 'atrust_asign_online']).describe('The signature creation unit: the service’s software unit, or A-Trust a.sign RK online'),
@@ -33,7 +77,8 @@ export const RksvFiscalization = z
     turnover_counter_size: z.number().int(),
     start_receipt: z
       .object({ receipt_number: z.string(), jws: z.string(), qr_data: z.string() })
-      .describe('The signed start receipt (Startbeleg); check it with the BMF Belegcheck app after registration'),
+      .describe('The signed start receipt (Startbeleg); FinanzOnline checks it after registration'),
+    registration: FinanzOnlineRegistration.optional().describe('Registers fiscalized before FinanzOnline registration existed have none'),
   })
   .meta({ id: 'RksvFiscalization' });
 

@@ -4,6 +4,7 @@
 // export verifying with the certificate's key in the independent verifier. When the unit is
 // unreachable, hangs, answers 5xx or 401, receipts carry the failure marker and a signed
 // collective receipt follows on recovery; the credentials appear nowhere.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readZip } from '../exports/zipContents.js';
@@ -11,6 +12,7 @@ import { decodeCompactJws, verifyDep, verifyReceiptQr } from '../fiscal/independ
 import { ATRUST_PASSWORD, ATRUST_USERNAME, FakeAtrust, type AtrustFault } from '../support/fakeAtrust.js';
 import { expectApiError, idem, type OperationsFixture } from '../support/operations.js';
 import { autSetup } from '../support/rksv.js';
+import { mustCompleteRefund, mustRefund, organizationKey, orgAuth } from '../support/styleO.js';
 import { autSale, journalTypes } from '../support/rksvJournal.js';
 import { createTenantWithKey, createTestApp, json, type TestApp } from '../support/testApp.js';
 
@@ -18,6 +20,7 @@ const TIMEOUT_MS = 1000;
 
 let t: TestApp;
 let apiKey: string;
+let tenantId: string;
 let atrust: FakeAtrust;
 const logLines: string[] = [];
 const responses: string[] = [];
@@ -27,7 +30,9 @@ beforeAll(async () => {
     { DEVICE_TIMEOUT_MS: String(TIMEOUT_MS), LOG_LEVEL: 'debug', EXPORT_POLL_MS: '100' },
     { logStream: { write: (line: string) => void logLines.push(line) } },
   );
-  apiKey = (await createTenantWithKey(t.database, 'AUT')).apiKey;
+  const tenant = await createTenantWithKey(t.database, 'AUT');
+  apiKey = tenant.apiKey;
+  tenantId = tenant.tenantId;
   atrust = await FakeAtrust.start();
 });
 afterAll(async () => {
@@ -255,6 +260,12 @@ describe('a register on A-Trust a.sign RK online', () => {
     const kassenId = fx.register.fiscalization.client_id;
     const depText = files.get(`${kassenId}/dep-export.json`)!.toString('utf8');
     const materialText = files.get(`${kassenId}/cryptographicMaterialContainer.json`)!.toString('utf8');
+    // RKSV_DEP_SAMPLE_DIR=<dir> keeps the export for an outside verifier (ztp-at/RKSV: verify.py <container> <dep>).
+    if (process.env.RKSV_DEP_SAMPLE_DIR) {
+      mkdirSync(process.env.RKSV_DEP_SAMPLE_DIR, { recursive: true });
+      writeFileSync(`${process.env.RKSV_DEP_SAMPLE_DIR}/dep-export.json`, depText);
+      writeFileSync(`${process.env.RKSV_DEP_SAMPLE_DIR}/cryptographicMaterialContainer.json`, materialText);
+    }
     const group = JSON.parse(depText)['Belege-Gruppe'][0];
     expect(group.Signaturzertifikat).toBe(atrust.certificateBase64);
     expect(group.Zertifizierungsstellen).toEqual([atrust.rootBase64]);
@@ -265,6 +276,20 @@ describe('a register on A-Trust a.sign RK online', () => {
       expect(content.toString('latin1')).not.toContain(ATRUST_PASSWORD);
       expect(content.toString('latin1')).not.toContain(ATRUST_USERNAME);
     }
+  });
+});
+
+describe('a Style O refund that cannot be signed on an A-Trust register', () => {
+  it('shows the RKSV failure variant with the register\'s suite R1-AT1 and the certificate serial', async () => {
+    const fx = await atrustRegister();
+    const sale = await autSale(t.app, fx, '3.60');
+    const organization = orgAuth(await organizationKey(t.database, tenantId, fx.merchantId));
+    const refund = await mustRefund(t.app, organization, fx.registerId, { original_operation_id: sale.id });
+    await t.database.sql.query("UPDATE rksv_cash_registers SET status = 'closed' WHERE register_id = $1", [fx.registerId]);
+    const failed = await mustCompleteRefund(t.app, organization, refund.id);
+    await t.database.sql.query("UPDATE rksv_cash_registers SET status = 'active' WHERE register_id = $1", [fx.registerId]);
+    expect(failed).toMatchObject({ fiscal_state: 'failed' });
+    expect(failed.fiscal).toMatchObject({ regime: 'RKSV', suite: 'R1-AT1', signature_device_id: atrust.serialHex, transmission_status: 'failed', error: { reason: 'inactive' } });
   });
 });
 

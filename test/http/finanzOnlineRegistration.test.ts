@@ -230,6 +230,26 @@ describe('FinanzOnline reports of the register\'s lifecycle', () => {
   });
 });
 
+describe('the order of a register\'s submissions', () => {
+  it('sends a register\'s submissions in order: the decommission waits while its registration waits for a login', async () => {
+    const fx = await autSetup(t.app, apiKey);
+    await fiscalize(fx);
+    await simulate(fx, { authority: 'credential_error' });
+    await waitForRegistration(fx, (value) => value.status === 'failed');
+    expect((await postNullReceipt(t.app, fx.headers, fx.registerId, 'closing')).statusCode).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const waiting = await t.database.prisma.finanzOnlineSubmission.findMany({ where: { registerId: fx.registerId }, orderBy: { seq: 'asc' } });
+    expect(waiting.map((row) => [row.kind, row.status, row.attempts])).toEqual([
+      ['registration', 'blocked', 1],
+      ['decommission', 'pending', 0],
+    ]);
+    await simulate(fx, { authority: 'ok' });
+    const done = await waitForRegistration(fx, (value) => value.reports.some((report: any) => report.status === 'reported'));
+    expect(done).toMatchObject({ status: 'registered', reports: [{ type: 'decommission', status: 'reported' }] });
+    expect(Date.parse(done.reports[0].reported_at)).toBeGreaterThanOrEqual(Date.parse(done.registered_at));
+  });
+});
+
 describe('the authority simulation', () => {
   it('takes the RKSV modes on an Austrian register and refuses them where the regime has none (422 naming the field)', async () => {
     const fx = await autSetup(t.app, apiKey);

@@ -59,8 +59,8 @@ const rksvBlock: OrganizationFiscalOf<RksvFiscalRecord> = (record) => ({
 export interface FailedSigning {
   /** The register's document number the record is to be signed under, where its regime numbers that way. */
   documentNumber: string | null;
-  /** The register's device: its serial, client id and signature algorithm (src/modules/registers/presenter.ts deviceDescriptionOf). */
-  device: { serial: string | null; clientId: string | null; signatureAlgorithm: string | null };
+  /** The register's device: its serial, client id, signature algorithm and suite (src/modules/registers/presenter.ts deviceDescriptionOf). */
+  device: { serial: string | null; clientId: string | null; signatureAlgorithm: string | null; suite: string | null };
   error: NonNullable<OrganizationFiscalView['error']>;
 }
 
@@ -85,7 +85,8 @@ const kassenSichVFailure = (failed: FailedSigning): OrganizationFiscalView => ({
 /** The register's Kassen-ID and signature device; no receipt yet, so no Belegnummer either. */
 const rksvFailure = (failed: FailedSigning): OrganizationFiscalView => ({
   regime: 'RKSV',
-  suite: CLOSED_SYSTEM_SUITE,
+  // Registers that sign with a trust service's certificate name its ZDA (R1-AT1); failures recorded before the suite was kept were the closed system's.
+  suite: failed.device.suite ?? CLOSED_SYSTEM_SUITE,
   document_type: 'standard',
   document_number: null,
   cash_register_id: failed.device.clientId,

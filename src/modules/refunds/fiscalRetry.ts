@@ -68,6 +68,7 @@ export async function runFiscalRetryPass(ctx: AppContext, options: FiscalRetryPa
             tse_serial: device.serial,
             client_id: device.clientId,
             signature_algorithm: device.signatureAlgorithm,
+            suite: device.suite,
           },
         };
       }

@@ -28,7 +28,7 @@ export function presentFiscalBlock(input: FiscalBlockInput): OrganizationFiscalV
   if (failure && input.fiscalState === 'failed') {
     return organizationFiscalOfFailure(failure.regime ?? 'KassenSichV', {
       documentNumber: input.documentNumber,
-      device: { serial: failure.tse_serial, clientId: failure.client_id, signatureAlgorithm: failure.signature_algorithm },
+      device: { serial: failure.tse_serial, clientId: failure.client_id, signatureAlgorithm: failure.signature_algorithm, suite: failure.suite ?? null },
       error: {
         phase: failure.phase,
         reason: failure.reason,

@@ -33,6 +33,8 @@ export interface StoredFiscalFailure {
   tse_serial: string | null;
   client_id: string | null;
   signature_algorithm: string | null;
+  /** The device's algorithm suite (RKSV); absent in failures recorded before it was kept. */
+  suite?: string | null;
 }
 
 export interface StoredCashier {

@@ -78,6 +78,7 @@ export async function signRefund(ctx: AppContext, tx: Tx, register: Register, re
       tse_serial: device.serial,
       client_id: device.clientId,
       signature_algorithm: device.signatureAlgorithm,
+      suite: device.suite,
     },
   };
 }

@@ -6,9 +6,23 @@ import type { RegisterView } from './schemas.js';
 const detailsOf = (register: Register): DeviceDetails => (register.deviceDetails ?? {}) as DeviceDetails;
 
 /** The register's device as its `fiscalization` and a failed signing attempt name it. */
-export function deviceDescriptionOf(register: Register): { serial: string | null; clientId: string | null; signatureAlgorithm: string | null } {
+export interface DeviceDescription {
+  serial: string | null;
+  clientId: string | null;
+  signatureAlgorithm: string | null;
+  /** The algorithm suite of the regime's records, where it names one (RKSV: R1-AT0, R1-AT1). */
+  suite: string | null;
+}
+
+export function deviceDescriptionOf(register: Register): DeviceDescription {
   const regime = regimeNamed(register.regime);
-  return { serial: register.deviceSerial, clientId: register.clientId, signatureAlgorithm: regime?.signatureAlgorithm(detailsOf(register)) ?? null };
+  const details = detailsOf(register);
+  return {
+    serial: register.deviceSerial,
+    clientId: register.clientId,
+    signatureAlgorithm: regime?.signatureAlgorithm(details) ?? null,
+    suite: typeof details.suite === 'string' ? details.suite : null,
+  };
 }
 
 export function presentRegister(register: Register): RegisterView {

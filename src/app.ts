@@ -45,6 +45,7 @@ import { operationRoutes } from './modules/operations/routes.js';
 import { styleORoutes } from './modules/styleO/routes.js';
 import { styleConstraint } from './modules/styleO/styleConstraint.js';
 import { receiptRoutes } from './modules/receipts/routes.js';
+import { sandboxConsoleRoutes } from './modules/sandboxConsole/routes.js';
 import { FiscalRetryWorker } from './modules/refunds/fiscalRetry.js';
 import { ImplicitAcceptances } from './modules/invoices/implicitAcceptance.js';
 import { registerFiscalRoutes } from './modules/registers/fiscalRoutes.js';
@@ -183,6 +184,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     { prefix: '/v1' },
   );
   await app.register(receiptRoutes);
+  await app.register(sandboxConsoleRoutes);
   await app.register(styleORoutes);
   await app.register(eventRoutes);
   await app.register(webhookEndpointRoutes);

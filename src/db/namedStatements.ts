@@ -1,5 +1,13 @@
+// The one file that reaches into pg's private parts (its connection's protocol writer, its
+// Query's result handling, its value conversion). test/db/pgInternals.test.ts holds every part
+// used here against the installed pg and fails on any other version than PG_VERSION_VERIFIED:
+// a pg upgrade re-verifies this file first. What it buys: docs/architecture.md, "pg internals".
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import { prepareValue } from 'pg/lib/utils.js';
+
+/** The pg release whose internals this file was written against (package.json pins it exactly). */
+export const PG_VERSION_VERIFIED = '8.23.1';
 
 /** Parameters in the form pg sends them (text, or a Buffer, or null), as pg's own queries convert them. */
 export const wireValues = (values: readonly unknown[]): unknown[] => values.map((value) => prepareValue(value));
@@ -22,6 +30,9 @@ interface ProtocolConnection {
 }
 
 const connectionOf = (client: pg.PoolClient) => (client as pg.PoolClient & { connection: ProtocolConnection }).connection;
+
+/** The socket pg writes a client's messages to, to cork a batch into one write; undefined if pg keeps none there. */
+export const socketOf = (client: pg.PoolClient): Writable | undefined => (client as pg.PoolClient & { connection?: { stream?: Writable } }).connection?.stream;
 
 /** Whether the client's connection has prepared every statement (pg records a statement once the server has parsed it). */
 export function allPrepared(client: pg.PoolClient, statements: readonly NamedStatement[]): boolean {

@@ -1,8 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
-import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Prisma as PrismaNs } from './generated/client.js';
-import { allPrepared, runNamedStatement, runPooledStatement, runPreparedBatch, wireValues, type NamedStatement } from './namedStatements.js';
+import { allPrepared, runNamedStatement, runPooledStatement, runPreparedBatch, socketOf, wireValues, type NamedStatement } from './namedStatements.js';
 
 /**
  * Plain SQL with positional parameters, for the paths that run on every
@@ -207,7 +206,7 @@ async function sendStatements(client: pg.PoolClient, statements: NamedStatement[
 function pipelinedTransaction(client: pg.PoolClient, cancelRunning: () => Promise<void>) {
   const held: Held[] = [{ text: 'BEGIN' }];
   // pg writes each statement to the socket as it is queued; corked until the tick ends, a batch leaves in one write.
-  const socket = (client as pg.PoolClient & { connection?: { stream?: Writable } }).connection?.stream;
+  const socket = socketOf(client);
   let corked = false;
   const corkUntilTickEnds = () => {
     if (!socket || corked) return;

@@ -1,50 +1,17 @@
 // Dependencies point one way (DESIGN.md, "Shape"): app -> modules -> fiscal, exports, receipts, outbox
-// -> domain, db, lib. Reads every import of every source file and checks it against one table.
+// -> domain, db, lib. Reads every import of every source file and checks it against the one table
+// (eslint/layers.js), which the lint rule layers/import-direction holds against the code as well.
 import { readdirSync, readFileSync } from 'node:fs';
-import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-/** Bottom to top. A file's layer is its folder directly under src/, or, for a file directly in src/, its name. */
-const LAYERS = ['domain', 'lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'] as const;
-type Layer = (typeof LAYERS)[number];
-
-/** Layer -> the layers it may not import. */
-const MAY_NOT_IMPORT: Record<Layer, readonly Layer[]> = {
-  domain:    ['lib', 'db', 'config', 'receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // pure rules
-  lib:       ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // ids, keys, signed links
-  db:        ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // database, stored rows and records
-  config:    ['receipts', 'exports', 'einvoicing', 'fiscal', 'outbox', 'http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // environment -> typed config
-  receipts:  ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // receipt rendering
-  exports:   ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // export builders and their job worker
-  einvoicing: ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // e-invoice formats, one folder per jurisdiction
-  fiscal:    ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // signing devices, one folder per regime
-  outbox:    ['http', 'context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // events and the webhook delivery worker
-  http:      ['context', 'modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // cross-cutting plugins, the one error mapping
-  context:   ['modules', 'bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // AppContext: what services get, built by app.ts
-  modules:   ['bootstrap', 'serverProcesses', 'app', 'cli', 'server'], // per resource: routes, schemas, services, presenters
-  bootstrap: ['serverProcesses', 'app', 'cli', 'server'], // opens the database for the entry points
-  serverProcesses: ['modules', 'bootstrap', 'app', 'cli', 'server'], // the primary process: forks and supervises the server processes
-  app:       ['bootstrap', 'serverProcesses', 'cli', 'server'], // buildApp: plugins and routes
-  cli:       ['serverProcesses', 'server'], // entry points: the command lines
-  server:    ['cli'], // entry point: config -> prepare the database -> serve here, or fork server processes that do
-};
-
-/** Packages the domain may not import: "Domain code has no Fastify or Prisma imports" (DESIGN.md). */
-const PACKAGES_NOT_IN_DOMAIN = /^(fastify|fastify-.*|@fastify\/.*|prisma|@prisma\/.*)$/;
+import { importViolation, LAYERS, layerOf, MAY_NOT_IMPORT } from '../../eslint/layers.js';
 
 interface SourceFile {
   /** Relative to the repository, e.g. src/http/auth.ts. */
   path: string;
   text: string;
-}
-
-function layerOf(path: string): Layer | undefined {
-  const [root, top, ...rest] = path.split('/');
-  if (root !== 'src' || !top) return undefined;
-  const name = rest.length ? top : top.replace(/\.(js|ts)$/, '');
-  return LAYERS.find((layer) => layer === name);
 }
 
 /** Every module specifier of a file: imports, `export ... from`, dynamic and type-position `import()`. */
@@ -56,24 +23,13 @@ function specifiersOf(text: string): string[] {
 function findViolations(files: SourceFile[]): string[] {
   const violations: string[] = [];
   for (const file of files) {
-    const layer = layerOf(file.path);
-    if (!layer) {
-      violations.push(`${file.path} (in no layer: add its folder to LAYERS and MAY_NOT_IMPORT)`);
+    if (!layerOf(file.path)) {
+      violations.push(`${file.path} (${importViolation(file.path, '.')})`);
       continue;
     }
     for (const specifier of specifiersOf(file.text)) {
-      if (!specifier.startsWith('.')) {
-        if (layer === 'domain' && PACKAGES_NOT_IN_DOMAIN.test(specifier)) {
-          violations.push(`${file.path} -> ${specifier} (domain may not import ${specifier})`);
-        }
-        continue;
-      }
-      const target = posix.normalize(posix.join(posix.dirname(file.path), specifier));
-      const targetLayer = layerOf(target);
-      if (!targetLayer) violations.push(`${file.path} -> ${specifier} (outside every layer)`);
-      else if (MAY_NOT_IMPORT[layer].includes(targetLayer)) {
-        violations.push(`${file.path} -> ${specifier} (${layer} may not import ${targetLayer})`);
-      }
+      const why = importViolation(file.path, specifier);
+      if (why) violations.push(`${file.path} -> ${specifier} (${why})`);
     }
   }
   return violations;
@@ -95,6 +51,16 @@ describe('layers', () => {
     expect(files.map((file) => file.path)).toContain('src/app.ts');
     const violations = findViolations(files);
     expect(violations, `imports against the layer table:\n${violations.join('\n')}`).toEqual([]);
+  });
+
+  it('each folder of src/ says in its README.md what it owns and what it may import', () => {
+    const folders = readdirSync(REPOSITORY + 'src', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders).toContain('fiscal');
+    for (const folder of folders) {
+      const readme = readFileSync(`${REPOSITORY}src/${folder}/README.md`, 'utf8');
+      expect(readme, folder).toMatch(new RegExp(`^# ${folder}/`));
+      expect(readme, folder).toContain('eslint/layers.js');
+    }
   });
 
   it('no layer is forbidden its own files', () => {
@@ -139,6 +105,26 @@ describe('layers', () => {
       'src/modules/admin/routes.ts -> ../../cli/admin.js (modules may not import cli)',
       'src/scheduler/worker.ts (in no layer: add its folder to LAYERS and MAY_NOT_IMPORT)',
       'src/db/sql.ts -> ../../package.json (outside every layer)',
+    ]);
+  });
+
+  it('the lint rule refuses an upward import (the fixture: a fiscal file that imports modules, app, http, context, cli)', async () => {
+    const eslint = new ESLint({ cwd: REPOSITORY });
+    const fixture = readFileSync(fileURLToPath(new URL('./fixtures/upwardImports.ts.txt', import.meta.url)), 'utf8');
+    const [result] = await eslint.lintText(fixture, { filePath: `${REPOSITORY}src/fiscal/rksv/upwardImports.ts` });
+    const refused = result.messages.filter((message) => message.ruleId === 'layers/import-direction').map((message) => message.message);
+    expect(refused).toEqual([
+      '../../modules/common/transactions.js: fiscal may not import modules',
+      '../../app.js: fiscal may not import app',
+      '../../http/errorHandler.js: fiscal may not import http',
+      '../../context.js: fiscal may not import context',
+      '../../cli/admin.js: fiscal may not import cli',
+    ]);
+    // The same text where it belongs (a module may import all of these but the entry points) passes all but the cli import.
+    const [above] = await eslint.lintText(fixture.replaceAll('../../', '../../../src/'), { filePath: `${REPOSITORY}src/modules/registers/upwardImports.ts` });
+    expect(above.messages.filter((message) => message.ruleId === 'layers/import-direction').map((message) => message.message)).toEqual([
+      '../../../src/app.js: modules may not import app',
+      '../../../src/cli/admin.js: modules may not import cli',
     ]);
   });
 });

@@ -1,0 +1,106 @@
+// npm run bench:compare: what a signed sale costs, as ratios measured in one run on one database
+// (issue 45), so runs on a host whose speed varies 3-4x from hour to hour can be compared:
+// - pgbench's ceiling for the least a signed sale costs the database (bench/pgbench/signedSale.sql:
+//   insert the operation, take the counter, write the outbox row), on the same server;
+// - the service's capacity for signed sale flows (create + complete, software TSE, 40 registers):
+//   the highest stepped rate it keeps up with (no errors, nothing dropped, 95 % achieved);
+// - at half that capacity: CPU milliseconds a signed mutation of the server's processes and of
+//   PostgreSQL's (Linux /proc), and p50/p99 of both calls.
+// Prints one line of ratios and writes bench/results/compare-*.json. Settings: BENCH_DATABASE_URL,
+// BENCH_COMPARE_STEPS (mutations/s, default "200,400,600,800,1000,1200,1400,1600,2000"),
+// BENCH_STEP_S (8), BENCH_HALF_S (20), BENCH_WARMUP_S (10), BENCH_PGBENCH_S (15).
+import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import pg from 'pg';
+import { saleFlow, setUpFleet } from './lib/fleet.js';
+import { runOpenLoop } from './lib/openLoop.js';
+import { writeResults } from './lib/results.js';
+import { ADMIN_TOKEN, ADMIN_URL, benchServer, databaseUrl, keptUp, p99Of, run, type Report } from './lib/runs.js';
+
+const STEPS = (process.env.BENCH_COMPARE_STEPS ?? '200,400,600,800,1000,1200,1400,1600,2000').split(',').map(Number);
+const STEP_S = Number(process.env.BENCH_STEP_S ?? 8);
+const HALF_S = Number(process.env.BENCH_HALF_S ?? 20);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
+const PGBENCH_S = Number(process.env.BENCH_PGBENCH_S ?? 15);
+const REGISTERS = 40;
+
+const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** pgbench's transactions a second for `script` on `url` (16 clients, 2 threads). */
+function pgbenchTps(url: string, script: string): number {
+  execFileSync('psql', [url, '-q', '-f', 'bench/pgbench/setup.sql'], { stdio: 'ignore' });
+  const out = execFileSync('pgbench', ['-n', '-c', '16', '-j', '2', '-T', String(PGBENCH_S), '-f', script, url], { encoding: 'utf8' });
+  return Math.round(Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0));
+}
+
+async function measure(dbName: string) {
+  const { server, client, tenantId } = await benchServer(databaseUrl(dbName));
+  try {
+    const fleet = await setUpFleet(client, ADMIN_TOKEN, tenantId, 'DEU', REGISTERS);
+    const flow = saleFlow(client, fleet);
+    console.log(`warm-up: ${STEPS[0]} mutations/s for ${WARMUP_S} s`);
+    await runOpenLoop(STEPS[0]! / 2, WARMUP_S, flow);
+
+    console.log(`capacity: signed sale flows on ${REGISTERS} registers, ${STEP_S} s a step`);
+    let capacity: Report | null = null;
+    const steps: Report[] = [];
+    for (const rate of STEPS) {
+      const step = await run(`step ${rate}`, server, rate, STEP_S, REGISTERS, flow);
+      steps.push(step);
+      if (!keptUp(step)) break;
+      capacity = step;
+    }
+    const capacityMutations = capacity?.mutations_per_s ?? 0;
+    const halfRate = Math.max(20, Math.round(capacityMutations / 2));
+    console.log(`half load: ${halfRate} mutations/s for ${HALF_S} s`);
+    const half = await run(`half load ${halfRate}`, server, halfRate, HALF_S, REGISTERS, flow);
+    return { steps, capacityMutations, half, peakMemoryMiB: server.peakMemoryMiB() };
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+}
+
+async function main() {
+  const dbName = `fiscal_compare_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  try {
+    const service = await measure(dbName);
+    console.log(`pgbench: a signed sale's least cost, ${PGBENCH_S} s`);
+    const ceiling = pgbenchTps(databaseUrl(dbName), 'bench/pgbench/signedSale.sql');
+    // A flow is two mutations (create, complete) and one signed sale; pgbench's transaction is one sale.
+    const signedSalesPerS = service.capacityMutations / 2;
+    const cpu = service.half.cpu?.ms_per_mutation ?? null;
+    const ratios = {
+      capacity_fraction_of_pgbench: ceiling ? round(signedSalesPerS / ceiling) : null,
+      server_cpu_ms_per_mutation: cpu?.server ?? null,
+      postgres_cpu_ms_per_mutation: cpu?.database ?? null,
+      p99_ms_at_half_capacity: p99Of(service.half),
+    };
+    const results = {
+      at: new Date().toISOString(),
+      machine: { cpus: cpus().length, node: process.version },
+      targets: { capacity_fraction_of_pgbench: 0.4, server_cpu_ms_per_mutation: 0.35, postgres_cpu_ms_per_mutation: 0.5, p99_ms_at_half_capacity: 20 },
+      ratios,
+      pgbench_signed_sales_per_s: ceiling,
+      service_capacity: { mutations_per_s: service.capacityMutations, signed_sales_per_s: signedSalesPerS, steps: service.steps },
+      half_load: service.half,
+      server_peak_memory_mib: service.peakMemoryMiB,
+    };
+    const file = writeResults('compare', results);
+    console.log('');
+    console.log(
+      `service/pgbench capacity ${ratios.capacity_fraction_of_pgbench} (${signedSalesPerS} of ${ceiling} signed sales/s); ` +
+        `server CPU ${ratios.server_cpu_ms_per_mutation} ms/mutation; PostgreSQL CPU ${ratios.postgres_cpu_ms_per_mutation} ms/mutation; ` +
+        `p99 at half capacity ${ratios.p99_ms_at_half_capacity} ms`,
+    );
+    console.log(`wrote ${file}`);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();

@@ -8,6 +8,7 @@
 //   PostgreSQL's (Linux /proc), and p50/p99 of both calls.
 // Prints one line of ratios and writes bench/results/compare-*.json. Settings: BENCH_DATABASE_URL,
 // BENCH_COMPARE_STEPS (mutations/s, default "200,400,600,800,1000,1200,1400,1600,2000"),
+// BENCH_COMPARE_RESOLUTION (50: capacity is narrowed between the steps to this many mutations/s),
 // BENCH_STEP_S (8), BENCH_HALF_S (20), BENCH_WARMUP_S (10), BENCH_PGBENCH_S (15).
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -22,6 +23,7 @@ const STEP_S = Number(process.env.BENCH_STEP_S ?? 8);
 const HALF_S = Number(process.env.BENCH_HALF_S ?? 20);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
 const PGBENCH_S = Number(process.env.BENCH_PGBENCH_S ?? 15);
+const RESOLUTION = Number(process.env.BENCH_COMPARE_RESOLUTION ?? 50);
 const REGISTERS = 40;
 
 const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
@@ -49,6 +51,21 @@ async function measure(dbName: string) {
       steps.push(step);
       if (!keptUp(step)) break;
       capacity = step;
+    }
+    // The steps are coarse: halve the gap between the last rate kept up and the first not, down to RESOLUTION.
+    const failed = steps.at(-1)!;
+    let low = capacity?.target_mutations_per_s ?? 0;
+    let high = keptUp(failed) ? low : failed.target_mutations_per_s;
+    while (high - low > RESOLUTION) {
+      const rate = Math.round((low + high) / 2);
+      const step = await run(`step ${rate}`, server, rate, STEP_S, REGISTERS, flow);
+      steps.push(step);
+      if (keptUp(step)) {
+        capacity = step;
+        low = rate;
+      } else {
+        high = rate;
+      }
     }
     const capacityMutations = capacity?.mutations_per_s ?? 0;
     const halfRate = Math.max(20, Math.round(capacityMutations / 2));

@@ -1,5 +1,5 @@
-// The benchmarks themselves (PostgreSQL): `npm run bench`, `npm run bench:export` and
-// `npm run bench:floor` run end to end from this checkout at a tiny scale and write every figure the
+// The benchmarks themselves (PostgreSQL): `npm run bench`, `npm run bench:export`,
+// `npm run bench:floor` and `npm run bench:compare` run end to end from this checkout at a tiny scale and write every figure the
 // performance issues ask for, Germany's and Austria's completions side by side.
 // The figures are not judged here; README has them.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -83,6 +83,35 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
     expect(lines.map((line) => line.split(' ')[0])).toEqual(['0', '1', '2', '3', '4']);
     for (const line of lines) expect(line).toMatch(/[\d.]+ requests\/s of 20; .* errors \{\}; CPU ms\/request: server [\d.]+, database [\d.]+, generator [\d.]+/);
   }, 120_000);
+
+  it('the comparison measures pgbench\'s ceiling, the service\'s capacity narrowed between its steps, and CPU and p99 at half of it, and prints the ratio line', async () => {
+    const run = await runNpmScript('bench:compare', [], {
+      BENCH_DATABASE_URL: process.env.DATABASE_URL!,
+      BENCH_RESULTS_DIR: dir.path,
+      BENCH_COMPARE_STEPS: '20,3000',
+      BENCH_COMPARE_RESOLUTION: '1000',
+      BENCH_STEP_S: '1',
+      BENCH_HALF_S: '1',
+      BENCH_WARMUP_S: '1',
+      BENCH_PGBENCH_S: '1',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^service\/pgbench capacity [\d.]+ \([\d.]+ of \d+ signed sales\/s\); server CPU [\d.]+ ms\/mutation; PostgreSQL CPU [\d.]+ ms\/mutation; p99 at half capacity [\d.]+ ms$/m,
+    );
+    const result = resultOf('compare');
+    // 3,000 a second is not kept up here, so the gap from 20 is halved until it is under 1,000: 1,510, then 2,255 or 765.
+    const rates = result.service_capacity.steps.map((step: { target_mutations_per_s: number }) => step.target_mutations_per_s);
+    expect(rates.slice(0, 3)).toEqual([20, 3000, 1510]);
+    expect([[20, 3000, 1510, 2255], [20, 3000, 1510, 765]]).toContainEqual(rates);
+    expect(result.pgbench_signed_sales_per_s).toBeGreaterThan(0);
+    expect(result.ratios).toEqual({
+      capacity_fraction_of_pgbench: expect.any(Number),
+      server_cpu_ms_per_mutation: expect.any(Number),
+      postgres_cpu_ms_per_mutation: expect.any(Number),
+      p99_ms_at_half_capacity: expect.any(Number),
+    });
+  }, 300_000);
 
   it('the export benchmark builds a DSFinV-K export through the job path and reports time and memory', async () => {
     const run = await runNpmScript('bench:export', [], {

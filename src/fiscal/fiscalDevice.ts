@@ -108,7 +108,15 @@ export interface FiscalRegister {
   deviceSimulation: string;
   /** What the regime keeps of the device with the register (registers.device_details), e.g. which driver reaches it. */
   deviceDetails: DeviceDetails;
+  /**
+   * The device's state as the caller's transaction read and locked it with the record to sign
+   * (FiscalRegime.lockedDeviceStateSql); absent or null: the device reads and locks it itself.
+   */
+  lockedDeviceState?: DeviceState | null;
 }
+
+/** A device's own row as its regime reads it to sign (a software TSE: its counters and key). */
+export type DeviceState = Record<string, unknown>;
 
 /** What the regime publishes about a device beyond serial and client id, stored with the register as JSON. */
 export type DeviceDetails = Record<string, unknown>;
@@ -188,6 +196,15 @@ export interface FiscalRegime {
    * signing fails; RKSV: receipts carry the failure marker).
    */
   open(register: FiscalRegister & { deviceId: string; clientId: string }, deps: FiscalDependencies & DeviceOptions): FiscalDevice;
+  /**
+   * SQL of a lateral subquery on the registers row `register` (an alias) giving at most one row,
+   * with one json column `device_state`: what the register's device signs from, locked for the
+   * caller's transaction unless another transaction holds it (SKIP LOCKED: it never waits; the
+   * device then locks it itself, within the device timeout). A completion reads it with the
+   * operation it locks, which saves the device a round trip. Absent where the device keeps no
+   * such state in the service's database.
+   */
+  lockedDeviceStateSql?(register: string): string;
   /** The regime's block of the register's `fiscalization` (DESIGN: RKSV `rksv`), empty when it has none. */
   fiscalizationBlock(details: DeviceDetails): Record<string, unknown>;
   /** The device's signature algorithm, as a failed signing attempt names it. */

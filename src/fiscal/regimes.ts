@@ -77,6 +77,19 @@ export function signingRegimeOf(register: FiscalRegister): { regime: FiscalRegim
   return { regime, deviceId, clientId };
 }
 
+/**
+ * What a query adds to read every regime's locked device state (FiscalRegime.lockedDeviceStateSql)
+ * for the registers row `register`: its lateral joins, and the column that gives it as `device_state`
+ * (null where the register's regime has none, or another transaction holds it).
+ */
+export function lockedDeviceStateOf(register: string): { joins: string; column: string } {
+  const reads = BUILT_REGIMES.flatMap((regime) => (regime.lockedDeviceStateSql ? [regime.lockedDeviceStateSql(register)] : []));
+  return {
+    joins: reads.map((read, index) => `LEFT JOIN LATERAL (${read}) device_state_${index} ON true`).join('\n'),
+    column: reads.length ? `COALESCE(${reads.map((_, index) => `device_state_${index}.device_state`).join(', ')}) AS device_state` : 'NULL::json AS device_state',
+  };
+}
+
 /** The one place that chooses a register's device: its regime's, opened with the sandbox fault simulation when one is set. */
 export function deviceFor(register: FiscalRegister, deps: FiscalDependencies & DeviceOptions): { regime: Regime; device: FiscalDevice } {
   const { regime, deviceId, clientId } = signingRegimeOf(register);

@@ -3,6 +3,7 @@ import { kassenSichVReceiptSection, publishKassenSichVRecord } from './fiscalInf
 import { grossByGermanVatRate } from './kassenbeleg.js';
 import { KassenSichVDevice } from './kassenSichVDevice.js';
 import { goodsMovementProcess } from './process.js';
+import { lockedSoftwareTseOf } from './softwareTse.js';
 import { driverNameOf, tseDriverNamed } from './tseDrivers.js';
 import { SimulatedFaultsDevice, type DeviceSimulation } from '../simulatedFaults.js';
 
@@ -28,6 +29,8 @@ export const kassenSichV: FiscalRegime = {
     const simulation = register.deviceSimulation as DeviceSimulation;
     return deps.environment === 'sandbox' && simulation !== 'ok' ? new SimulatedFaultsDevice(device, simulation) : device;
   },
+
+  lockedDeviceStateSql: lockedSoftwareTseOf,
 
   fiscalizationBlock: (details) => ({ tse: { ...details, driver: driverNameOf(details) } }),
   signatureAlgorithm: (details) => (typeof details.signature_algorithm === 'string' ? details.signature_algorithm : null),

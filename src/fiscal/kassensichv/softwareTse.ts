@@ -60,57 +60,72 @@ export async function provisionSoftwareTse(
   return { id, serialNumber: keys.serialNumber, algorithm: keys.algorithm, adminPin };
 }
 
-interface AdvancedTse {
+/** The software TSE's row as it signs from it (FiscalRegister.lockedDeviceState). */
+export interface TseState {
   transaction_counter: string;
   signature_counter: string;
   serial_number: string;
   public_key: string;
   private_key_enc: string;
   algorithm: string;
+  status: string;
 }
 
-/**
- * One transaction: the transaction counter +1 and the signature counter +2 (start
- * and finish log) in one UPDATE on the device row, which locks it, so concurrent
- * signers take strictly consecutive numbers; the key comes back with the counters.
- */
-const ADVANCE_FOR_TRANSACTION = `
-  UPDATE tse_devices
-     SET transaction_counter = transaction_counter + 1, signature_counter = signature_counter + 2
-   WHERE id = $1 AND status = 'active'
-  RETURNING transaction_counter::text AS transaction_counter, signature_counter::text AS signature_counter,
-            serial_number, public_key, private_key_enc, algorithm`;
+/** The row `d` as a TseState, one json value, the form the completion's lock reads it in too. */
+const TSE_STATE = `json_build_object(
+  'transaction_counter', d.transaction_counter::text, 'signature_counter', d.signature_counter::text,
+  'serial_number', d.serial_number, 'public_key', d.public_key, 'private_key_enc', d.private_key_enc,
+  'algorithm', d.algorithm, 'status', d.status) AS device_state`;
 
-/** Why the log row below may fail to be written. */
+/**
+ * The software TSE of the KassenSichV register `register` (an alias of a registers row), locked
+ * unless another transaction holds it (FiscalRegime.lockedDeviceStateSql).
+ */
+export const lockedSoftwareTseOf = (register: string) => `
+  SELECT ${TSE_STATE} FROM tse_devices d
+   WHERE d.id = ${register}.device_id AND ${register}.regime = 'KassenSichV' AND d.driver = 'software'
+     FOR UPDATE SKIP LOCKED`;
+
+/** The device row, locked: concurrent signers wait for each other here and take strictly consecutive numbers. */
+const LOCK_TSE = `SELECT ${TSE_STATE} FROM tse_devices d WHERE d.id = $1 FOR UPDATE`;
+
+/** Why the transaction below may fail to be written. */
 const COUNTERS_MOVED = 'The TSE counters moved while the transaction was logged';
 
 /**
- * The log row is written only while the device row holds the counters it was signed
- * with, which in a live transaction it does (the counter UPDATE locked it). Any other
- * time it writes nothing and fails, with its transaction, so the log can never run
- * ahead of the counters. Sent pipelined (SqlClient.write) with what follows.
+ * One transaction on the device: its counters move from what the signer read ($13, $14) to the
+ * transaction's number and the finish log's counter, and its log row is written from them. The
+ * device row is locked by the signer's transaction, so it still holds what was read; if it did
+ * not, nothing is written and the statement fails, with its transaction, so the log can never
+ * run ahead of the counters. Sent pipelined (SqlClient.write) with what follows.
  */
-const INSERT_TRANSACTION = `
-  WITH written AS (
+const RECORD_TRANSACTION = `
+  WITH advanced AS (
+    UPDATE tse_devices SET transaction_counter = $4::bigint, signature_counter = $8::bigint
+     WHERE id = $2 AND transaction_counter = $13::bigint AND signature_counter = $14::bigint
+    RETURNING id),
+  written AS (
     INSERT INTO tse_transactions (id, tse_id, client_id, transaction_number, state,
                                   start_signature_counter, start_log_time, start_signature,
                                   finish_signature_counter, finish_log_time, finish_signature, process_type, process_data)
-    SELECT $1, d.id, $3, $4::bigint, 'finished', $5::bigint, $6::timestamptz, $7, $8::bigint, $9::timestamptz, $10, $11, $12
-      FROM tse_devices d
-     WHERE d.id = $2 AND d.transaction_counter = $4::bigint AND d.signature_counter = $8::bigint
+    SELECT $1, advanced.id, $3, $4::bigint, 'finished', $5::bigint, $6::timestamptz, $7, $8::bigint, $9::timestamptz, $10, $11, $12
+      FROM advanced
     RETURNING 1)
   SELECT ${assertWritten(COUNTERS_MOVED)}`;
 
 /**
  * A software TSE after BSI TR-03151: every log is signed with ECDSA (plain
  * format), its counters and logs live in the service's database, and a whole
- * transaction (StartTransaction and FinishTransaction) is one exchange: one
- * counter update and one log row in the caller's transaction.
+ * transaction (StartTransaction and FinishTransaction) is one exchange in the
+ * caller's transaction: the device row locked (by the caller's read when it
+ * passes `locked`), then one write of the counters and the log row.
  */
 export class SoftwareTse implements Tse {
   constructor(
     private readonly id: string,
     private readonly secrets: SecretBox,
+    /** The device row as the caller's transaction already locked it; used by the first transaction only. */
+    private locked: TseState | null = null,
   ) {}
 
   private privateKey(sealed: string): KeyObject {
@@ -127,8 +142,10 @@ export class SoftwareTse implements Tse {
     request: TseTransactionRequest,
   ): Promise<SignedTseTransaction> {
     return exchange(1, async (sql, signal) => {
-      const [row] = await sql.query<AdvancedTse>(ADVANCE_FOR_TRANSACTION, [this.id]);
-      if (!row) throw new FiscalDeviceError(1, 'inactive', 'The TSE is not active');
+      const locked = this.locked;
+      this.locked = null;
+      const row = locked ?? (await sql.query<{ device_state: TseState }>(LOCK_TSE, [this.id]))[0]?.device_state;
+      if (row?.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The TSE is not active');
       signal.throwIfAborted();
       const tse: TseIdentity = {
         serialNumber: row.serial_number,
@@ -136,8 +153,9 @@ export class SoftwareTse implements Tse {
         algorithm: row.algorithm as TseSignatureAlgorithm,
       };
       const key = this.privateKey(row.private_key_enc);
-      const transactionNumber = Number(row.transaction_counter);
-      const finishCounter = Number(row.signature_counter);
+      // A transaction takes the next number; its start and finish logs take the next two signature counters.
+      const transactionNumber = Number(row.transaction_counter) + 1;
+      const finishCounter = Number(row.signature_counter) + 2;
       const log = (operationType: TransactionOperationType, signatureCounter: number, processType: string, processData: string): TseLogEntry => {
         const logTime = tseNow();
         const signed = signTransactionLog(
@@ -148,7 +166,7 @@ export class SoftwareTse implements Tse {
       };
       const start = log('StartTransaction', finishCounter - 1, START_TRANSACTION_PROCESS.processType, START_TRANSACTION_PROCESS.processData);
       const finish = log('FinishTransaction', finishCounter, request.processType, request.processData);
-      await sql.write(INSERT_TRANSACTION, transactionRowParameters(this.id, request.clientId, start, finish));
+      await sql.write(RECORD_TRANSACTION, [...transactionRowParameters(this.id, request.clientId, start, finish), row.transaction_counter, row.signature_counter]);
       return { tse, start, finish };
     });
   }

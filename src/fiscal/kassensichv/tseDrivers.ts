@@ -5,7 +5,7 @@ import type { Tse } from './device.js';
 import type { FiskalySignDeOptions } from './fiskalySignDe/connection.js';
 import { FiskalySignDeTse } from './fiskalySignDe/fiskalySignDeTse.js';
 import { provisionFiskalyTse } from './fiskalySignDe/provisioning.js';
-import { provisionSoftwareTse, SoftwareTse } from './softwareTse.js';
+import { provisionSoftwareTse, SoftwareTse, type TseState } from './softwareTse.js';
 
 type Dependencies = FiscalDependencies & DeviceOptions;
 
@@ -30,7 +30,7 @@ const software: TseDriver = {
     // TR-03151 client ids are PrintableString: no underscore, so not the register id itself.
     return { deviceId: tse.id, serial: tse.serialNumber, clientId: `ERS-${randomBase62(20)}`, details: { ...fiscalization } };
   },
-  open: (register, deps) => new SoftwareTse(register.deviceId, deps.secrets),
+  open: (register, deps) => new SoftwareTse(register.deviceId, deps.secrets, (register.lockedDeviceState as TseState | null | undefined) ?? null),
 };
 
 const fiskalySignDe: TseDriver = {

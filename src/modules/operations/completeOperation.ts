@@ -7,7 +7,8 @@ import { validatePayments } from '../../domain/operations/paymentRules.js';
 import { assertCurrentVersion } from '../../domain/resourceVersion.js';
 import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { DeviceDetails, FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
+import type { DeviceDetails, DeviceState, FiscalRecord, FiscalRegister } from '../../fiscal/fiscalDevice.js';
+import { lockedDeviceStateOf } from '../../fiscal/regimes.js';
 import { returnedOriginalOf } from './returnedOriginal.js';
 import type { Finalize } from '../common/transactions.js';
 import { issueReceipt, newReceiptToken } from '../receipts/service.js';
@@ -26,13 +27,16 @@ import type { CompleteOperationBody } from './schemas.js';
 /** Style O refunds share the table; Style M neither shows nor changes them (its Operation union has no refund). */
 export const STYLE_M_TYPES = { not: 'refund' } as const;
 
+const deviceState = lockedDeviceStateOf('r');
+
 /**
  * The operation, locked for the rest of the transaction, with what completing
- * it needs in the same round trip: the register's fiscal state, its TSE, the
+ * it needs in the same round trip: the register's fiscal state, its device's
+ * state (locked when free, see FiscalRegime.lockedDeviceStateSql), the
  * location the receipt names and the session it is bound to, locked as
  * lockedSessionOf says. The operation is locked first (the CTE runs before the
- * lateral join that needs its row), as refund creation locks a sale before
- * its register.
+ * lateral joins that need its row), as refund creation locks a sale before
+ * its register; the session before the device, as session events do.
  */
 const LOCK_FOR_COMPLETION = `
   WITH target AS MATERIALIZED (
@@ -42,11 +46,12 @@ const LOCK_FOR_COMPLETION = `
   SELECT ${OPERATION_COLUMNS},
          r.name AS register_name, r.fiscalization_status, r.regime, r.device_id, r.client_id, r.device_simulation, r.device_details, r.device_failed_since,
          l.name AS location_name, l.address AS location_address, l.timezone AS location_timezone,
-         bound.status AS session_status
+         bound.status AS session_status, ${deviceState.column}
     FROM target o
     LEFT JOIN registers r ON r.id = o.register_id
     LEFT JOIN locations l ON l.id = o.location_id
-    LEFT JOIN LATERAL (${lockedSessionOf('o.session_id')}) bound ON true`;
+    LEFT JOIN LATERAL (${lockedSessionOf('o.session_id')}) bound ON true
+    ${deviceState.joins}`;
 
 interface CompletionRow extends OperationRow {
   register_name: string | null;
@@ -61,6 +66,7 @@ interface CompletionRow extends OperationRow {
   location_address: Prisma.JsonValue | null;
   location_timezone: string | null;
   session_status: string | null;
+  device_state: DeviceState | null;
 }
 
 function fiscalRegisterOf(row: CompletionRow): FiscalRegister {
@@ -72,6 +78,7 @@ function fiscalRegisterOf(row: CompletionRow): FiscalRegister {
     clientId: row.client_id,
     deviceSimulation: row.device_simulation!,
     deviceDetails: (row.device_details ?? {}) as DeviceDetails,
+    lockedDeviceState: row.device_state,
   };
 }
 

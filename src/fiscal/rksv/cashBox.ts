@@ -34,11 +34,36 @@ interface CashBoxState {
   status: string;
 }
 
-const LOCK_STATE = `
-  SELECT cash_register_id, signature_device_id, public_key, private_key_enc, aes_key_enc, turnover_counter_size,
-         receipt_count::text AS receipt_count, turnover_counter_cents::text AS turnover_counter_cents,
-         last_jws, last_signed_at, closed_month, signature_failed_since, status, suite, driver, connection_enc
-    FROM rksv_cash_registers WHERE id = $1 FOR UPDATE`;
+/** The row `c` as one json value, the form the completion's lock reads it in too (FiscalRegister.lockedDeviceState). */
+const CASH_BOX_STATE = `json_build_object(
+  'cash_register_id', c.cash_register_id, 'signature_device_id', c.signature_device_id, 'public_key', c.public_key,
+  'private_key_enc', c.private_key_enc, 'aes_key_enc', c.aes_key_enc, 'turnover_counter_size', c.turnover_counter_size,
+  'receipt_count', c.receipt_count::text, 'turnover_counter_cents', c.turnover_counter_cents::text,
+  'last_jws', c.last_jws, 'last_signed_at', c.last_signed_at, 'closed_month', c.closed_month,
+  'signature_failed_since', c.signature_failed_since, 'status', c.status, 'suite', c.suite, 'driver', c.driver,
+  'connection_enc', c.connection_enc) AS device_state`;
+
+/**
+ * The receipt chain of the RKSV register `register` (an alias of a registers row), locked unless
+ * another transaction holds it (FiscalRegime.lockedDeviceStateSql).
+ */
+export const lockedCashBoxOf = (register: string) => `
+  SELECT ${CASH_BOX_STATE} FROM rksv_cash_registers c
+   WHERE c.id = ${register}.device_id AND ${register}.regime = 'RKSV'
+     FOR UPDATE SKIP LOCKED`;
+
+const LOCK_STATE = `SELECT ${CASH_BOX_STATE} FROM rksv_cash_registers c WHERE c.id = $1 FOR UPDATE`;
+
+/** The state as CASH_BOX_STATE gives it: json has no timestamps, so those come as text. */
+export type CashBoxStateJson = Omit<CashBoxState, 'last_signed_at' | 'signature_failed_since'> & { last_signed_at: string | null; signature_failed_since: string | null };
+
+const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text));
+
+const cashBoxStateOf = (json: CashBoxStateJson): CashBoxState => ({
+  ...json,
+  last_signed_at: dateOrNull(json.last_signed_at),
+  signature_failed_since: dateOrNull(json.signature_failed_since),
+});
 
 /** Why the state's update below may fail to write. */
 const CHAIN_MOVED = 'The RKSV receipt chain moved while receipts were issued';
@@ -117,6 +142,8 @@ export class RksvCashBox implements FiscalDevice {
     /** The signature unit that holds the register's key, from what the register's row keeps of it. */
     private readonly unitOf: (stored: StoredSignatureUnit) => SignatureUnit,
     private readonly deps: CashBoxDependencies,
+    /** The chain as the caller's transaction already locked it (CASH_BOX_STATE); used by the first issue only. */
+    private locked: CashBoxStateJson | null = null,
   ) {}
 
   async sign(exchange: DeviceExchange, record: RecordToSign): Promise<RksvFiscalRecord | null> {
@@ -128,8 +155,10 @@ export class RksvCashBox implements FiscalDevice {
 
   /** Issues the requested receipt after the ones that are due, in one exchange of reads and one of writes (held for the transaction's next round trip). */
   async issue(exchange: DeviceExchange, request: ReceiptRequest): Promise<IssuedReceipt> {
-    const state = await exchange(1, async (sql) => (await sql.query<CashBoxState>(LOCK_STATE, [this.id]))[0]);
-    if (!state || state.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RKSV register is out of service');
+    const locked = this.locked ?? (await exchange(1, async (sql) => (await sql.query<{ device_state: CashBoxStateJson }>(LOCK_STATE, [this.id]))[0]?.device_state));
+    this.locked = null;
+    if (!locked || locked.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RKSV register is out of service');
+    const state = cashBoxStateOf(locked);
     const aesKey = Buffer.from(this.deps.secrets.open(state.aes_key_enc), 'base64');
     const unit = this.unitOf({ id: this.id, ...state });
     // Receipt dates never go back, whatever the clock does.

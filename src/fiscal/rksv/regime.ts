@@ -1,5 +1,5 @@
 import type { FiscalRegime, FiscalRegister, DeviceOptions, FiscalDependencies } from '../fiscalDevice.js';
-import { RksvCashBox } from './cashBox.js';
+import { lockedCashBoxOf, RksvCashBox, type CashBoxStateJson } from './cashBox.js';
 import { rksvReceiptSection, type RksvFiscalRecord } from './fiscalInformation.js';
 import { provisionRksvCashRegister } from './provisioning.js';
 import { SimulatedFailingSignatureUnit, type SignatureUnit } from './signatureUnit.js';
@@ -20,7 +20,13 @@ export function openRksvCashBox(register: FiscalRegister & { deviceId: string },
     deps.environment === 'sandbox' && simulation !== 'ok'
       ? new SimulatedFailingSignatureUnit(simulation)
       : signatureUnitDriverNamed(stored.driver).open(stored, deps);
-  return new RksvCashBox(register.deviceId, register.id, unitOf, { secrets: deps.secrets, clock: deps.clock, signatureTimeoutMs: deps.deviceTimeoutMs });
+  return new RksvCashBox(
+    register.deviceId,
+    register.id,
+    unitOf,
+    { secrets: deps.secrets, clock: deps.clock, signatureTimeoutMs: deps.deviceTimeoutMs },
+    (register.lockedDeviceState as CashBoxStateJson | null | undefined) ?? null,
+  );
 }
 
 /**
@@ -39,6 +45,8 @@ export const rksv: FiscalRegime = {
   open(register, deps) {
     return openRksvCashBox(register, deps);
   },
+
+  lockedDeviceStateSql: lockedCashBoxOf,
 
   publish: (record) => record,
   receiptSection: (record) => rksvReceiptSection(record as RksvFiscalRecord),

@@ -5,7 +5,7 @@ import { rtReceiptSection } from './fiscalInformation.js';
 import { provisionRtDevice } from './provisioning.js';
 import { rtDocumentOf } from './rtDocument.js';
 import { rtDriverFor } from './drivers.js';
-import { RtFiscalDevice } from './rtFiscalDevice.js';
+import { lockedRtDeviceOf, RtFiscalDevice, type RtDeviceRow } from './rtFiscalDevice.js';
 import { rtTaxOfLine } from './rtTaxes.js';
 import { AUTHORITY_SIMULATIONS } from './transmission/sandboxAuthority.js';
 import { grossByVatRate, vatRateOfLine } from '../../domain/vatBreakdown.js';
@@ -23,10 +23,13 @@ export const rt: FiscalRegime = {
   provision: (sql, deps, request) => provisionRtDevice(sql, deps, request),
 
   open(register, deps) {
-    const device = new RtFiscalDevice(register.deviceId, register.id, (row) => rtDriverFor(row, deps));
+    const locked = (register.lockedDeviceState as RtDeviceRow | null | undefined) ?? null;
+    const device = new RtFiscalDevice(register.deviceId, register.id, (row) => rtDriverFor(row, deps), locked);
     const simulation = register.deviceSimulation as DeviceSimulation;
     return deps.environment === 'sandbox' && simulation !== 'ok' ? new SimulatedFaultsDevice(device, simulation) : device;
   },
+
+  lockedDeviceStateSql: lockedRtDeviceOf,
 
   publish: (record) => record,
   receiptSection: (record) => rtReceiptSection(record as Parameters<typeof rtReceiptSection>[0]),

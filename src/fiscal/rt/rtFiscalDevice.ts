@@ -21,9 +21,21 @@ export interface RtDeviceRow {
   fiscal_day: number;
 }
 
-const LOCK_DEVICE = `
-  SELECT id, driver, serial, url, printer_device_id, departments, status, fiscal_day
-    FROM rt_devices WHERE id = $1 FOR UPDATE`;
+/** The row `d` as one json value, the form the completion's lock reads it in too (FiscalRegister.lockedDeviceState). */
+const RT_DEVICE_STATE = `json_build_object(
+  'id', d.id, 'driver', d.driver, 'serial', d.serial, 'url', d.url, 'printer_device_id', d.printer_device_id,
+  'departments', d.departments, 'status', d.status, 'fiscal_day', d.fiscal_day) AS device_state`;
+
+/**
+ * The RT device of the Italian register `register` (an alias of a registers row), locked unless
+ * another transaction holds it (FiscalRegime.lockedDeviceStateSql).
+ */
+export const lockedRtDeviceOf = (register: string) => `
+  SELECT ${RT_DEVICE_STATE} FROM rt_devices d
+   WHERE d.id = ${register}.device_id AND ${register}.regime = 'RT'
+     FOR UPDATE SKIP LOCKED`;
+
+const LOCK_DEVICE = `SELECT ${RT_DEVICE_STATE} FROM rt_devices d WHERE d.id = $1 FOR UPDATE`;
 
 /** The device's numbering as the driver reported it (a printer numbers its documents itself). */
 const RECORD_NUMBERING = `UPDATE rt_devices SET fiscal_day = $2, progressive = $3 WHERE id = $1`;
@@ -59,25 +71,27 @@ const paid = (request: RtDocumentRequest, kind: 'cash' | 'electronic') =>
  * An Italian register's RT (DESIGN "Italy: RT"): a goods movement becomes a
  * documento commerciale (or di reso) that the driver's device numbers; the
  * document is journaled in rt_documents for the daily closure. The device row
- * is locked for the whole exchange, so one register's documents are issued
- * one at a time, on one instance or many.
+ * is locked for the whole exchange (by the caller's read when it passes
+ * `locked`), so one register's documents are issued one at a time, on one
+ * instance or many.
  */
 export class RtFiscalDevice implements FiscalDevice {
   constructor(
     private readonly deviceId: string,
     private readonly registerId: string,
     private readonly driverOf: (device: RtDeviceRow) => RtDriver,
+    /** The device row as the caller's transaction already locked it; used by the first document only. */
+    private locked: RtDeviceRow | null = null,
   ) {}
 
   async sign(exchange: DeviceExchange, record: RecordToSign): Promise<RtFiscalRecord | null> {
     // Register sessions are not RT documents.
     if (record.kind !== 'goods_movement') return null;
     const request = rtDocumentOf(record);
-    const device = await exchange(1, async (sql) => {
-      const [row] = await sql.query<RtDeviceRow>(LOCK_DEVICE, [this.deviceId]);
-      if (!row || row.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RT device is out of service');
-      return { row, driver: this.driverOf(row) };
-    });
+    const row = this.locked ?? (await exchange(1, async (sql) => (await sql.query<{ device_state: RtDeviceRow }>(LOCK_DEVICE, [this.deviceId]))[0]?.device_state));
+    this.locked = null;
+    if (row?.status !== 'active') throw new FiscalDeviceError(1, 'inactive', 'The RT device is out of service');
+    const device = { row, driver: this.driverOf(row) };
     const issued = await device.driver.issueDocument(exchange, request);
     await exchange(2, (sql) => this.journal(sql, record, request, issued, device.row.fiscal_day));
     return {

@@ -5,7 +5,8 @@
 // - the service's capacity for signed sale flows (create + complete, software TSE, 40 registers):
 //   the highest stepped rate it keeps up with (no errors, nothing dropped, 95 % achieved);
 // - at half that capacity: CPU milliseconds a signed mutation of the server's processes and of
-//   PostgreSQL's (Linux /proc), and p50/p99 of both calls.
+//   PostgreSQL's (Linux /proc), p50/p99 of both calls, and their read and write system calls a
+//   mutation (/proc/<pid>/io), a count the host's speed hardly moves.
 // Prints one line of ratios and writes bench/results/compare-*.json. Settings: BENCH_DATABASE_URL,
 // BENCH_COMPARE_STEPS (mutations/s, default "200,400,600,800,1000,1200,1400,1600,2000"),
 // BENCH_COMPARE_RESOLUTION (50: capacity is narrowed between the steps to this many mutations/s),
@@ -90,6 +91,7 @@ async function main() {
     // A flow is two mutations (create, complete) and one signed sale; pgbench's transaction is one sale.
     const signedSalesPerS = service.capacityMutations / 2;
     const cpu = service.half.cpu?.ms_per_mutation ?? null;
+    const syscalls = service.half.cpu?.syscalls_per_mutation ?? null;
     const ratios = {
       capacity_fraction_of_pgbench: ceiling ? round(signedSalesPerS / ceiling) : null,
       server_cpu_ms_per_mutation: cpu?.server ?? null,
@@ -104,6 +106,8 @@ async function main() {
       pgbench_signed_sales_per_s: ceiling,
       service_capacity: { mutations_per_s: service.capacityMutations, signed_sales_per_s: signedSalesPerS, steps: service.steps },
       half_load: service.half,
+      // Counts, not times: what a round trip more or less shows whatever the host's speed.
+      syscalls_per_mutation_at_half_capacity: syscalls,
       server_peak_memory_mib: service.peakMemoryMiB,
     };
     const file = writeResults('compare', results);
@@ -111,7 +115,7 @@ async function main() {
     console.log(
       `service/pgbench capacity ${ratios.capacity_fraction_of_pgbench} (${signedSalesPerS} of ${ceiling} signed sales/s); ` +
         `server CPU ${ratios.server_cpu_ms_per_mutation} ms/mutation; PostgreSQL CPU ${ratios.postgres_cpu_ms_per_mutation} ms/mutation; ` +
-        `p99 at half capacity ${ratios.p99_ms_at_half_capacity} ms`,
+        `p99 at half capacity ${ratios.p99_ms_at_half_capacity} ms; system calls a mutation: server ${syscalls?.server ?? null}, PostgreSQL ${syscalls?.database ?? null}`,
     );
     console.log(`wrote ${file}`);
   } finally {

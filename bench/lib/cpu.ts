@@ -1,19 +1,30 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** CPU seconds spent so far, per process of this machine that a run loads (Linux /proc; null elsewhere). */
+/** CPU seconds and system calls so far, per process of this machine that a run loads (Linux /proc; null elsewhere). */
 export interface CpuTotals {
   /** The server's processes (the primary and the processes it forked), by pid. */
-  server: Map<string, number>;
+  server: Map<string, Spent>;
   /** Every PostgreSQL process of the machine, by pid: backends come and go during a run. */
-  database: Map<string, number>;
+  database: Map<string, Spent>;
   generator: number;
 }
 
-/** Where a run's CPU went, per mutation achieved, in milliseconds; and in cores (CPU seconds a second). */
+/** A process's CPU seconds and its read and write system calls (0 where /proc/<pid>/io cannot be read). */
+interface Spent {
+  seconds: number;
+  syscalls: number;
+}
+
+/**
+ * Where a run's CPU went, per mutation achieved, in milliseconds; in cores (CPU seconds a second);
+ * and the read and write system calls a mutation of the server and of PostgreSQL, a count the
+ * host's speed hardly moves (each round trip is a write and a read on either side).
+ */
 export interface CpuReport {
   ms_per_mutation: { server: number; database: number; generator: number };
   cores: { server: number; database: number; generator: number };
+  syscalls_per_mutation: { server: number; database: number };
 }
 
 const ticksPerSecond = (() => {
@@ -24,11 +35,19 @@ const ticksPerSecond = (() => {
   }
 })();
 
-interface ProcessStat {
+interface ProcessStat extends Spent {
   name: string;
   parent: string;
-  /** User + system CPU seconds of all its threads. */
-  seconds: number;
+}
+
+/** syscr + syscw of /proc/<pid>/io: the read and write system calls of all its threads. */
+function syscallsOf(pid: string): number {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0) + Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** Every process of the machine, by pid, from one pass over /proc/<pid>/stat. */
@@ -39,10 +58,13 @@ function readProcesses(): Map<string, ProcessStat> {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       processes.set(pid, {
-        name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        name,
         parent: fields[1],
         seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+        // Only the processes a run reports on: reading io of every process would cost the generator.
+        syscalls: name.startsWith('postgres') || name.startsWith('node') ? syscallsOf(pid) : 0,
       });
     } catch {
       // exited while being read
@@ -67,17 +89,18 @@ export function processTree(root: number, processes = readProcesses()): string[]
 export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
   const processes = readProcesses();
   if (serverPid === undefined || !processes.has(String(serverPid))) return null;
-  const server = new Map(processTree(serverPid, processes).map((pid) => [pid, processes.get(pid)?.seconds ?? 0]));
-  const database = new Map([...processes].filter(([, stat]) => stat.name.startsWith('postgres')).map(([pid, stat]) => [pid, stat.seconds]));
+  const spentBy = (pid: string): Spent => ({ seconds: processes.get(pid)?.seconds ?? 0, syscalls: processes.get(pid)?.syscalls ?? 0 });
+  const server = new Map(processTree(serverPid, processes).map((pid) => [pid, spentBy(pid)]));
+  const database = new Map([...processes].filter(([, stat]) => stat.name.startsWith('postgres')).map(([pid]) => [pid, spentBy(pid)]));
   const own = process.cpuUsage();
   return { server, database, generator: (own.user + own.system) / 1e6 };
 }
 
-/** CPU seconds spent between two readings by the processes of `after` (one that started meanwhile counts from zero). */
-const spent = (before: Map<string, number>, after: Map<string, number>) => {
-  let seconds = 0;
-  for (const [pid, total] of after) seconds += total - (before.get(pid) ?? 0);
-  return seconds;
+/** What the processes of `after` spent between two readings (one that started meanwhile counts from zero). */
+const spent = (before: Map<string, Spent>, after: Map<string, Spent>, figure: keyof Spent) => {
+  let total = 0;
+  for (const [pid, now] of after) total += now[figure] - (before.get(pid)?.[figure] ?? 0);
+  return total;
 };
 
 type PerProcess = CpuReport['cores'];
@@ -91,6 +114,18 @@ const scaled = (seconds: PerProcess, factor: number): PerProcess => ({
 
 export function cpuReport(before: CpuTotals | null, after: CpuTotals | null, elapsedS: number, mutations: number): CpuReport | null {
   if (!before || !after || mutations === 0) return null;
-  const seconds = { server: spent(before.server, after.server), database: spent(before.database, after.database), generator: after.generator - before.generator };
-  return { ms_per_mutation: scaled(seconds, 1000 / mutations), cores: scaled(seconds, 1 / elapsedS) };
+  const seconds = {
+    server: spent(before.server, after.server, 'seconds'),
+    database: spent(before.database, after.database, 'seconds'),
+    generator: after.generator - before.generator,
+  };
+  const perMutation = (calls: number) => Math.round((calls / mutations) * 100) / 100;
+  return {
+    ms_per_mutation: scaled(seconds, 1000 / mutations),
+    cores: scaled(seconds, 1 / elapsedS),
+    syscalls_per_mutation: {
+      server: perMutation(spent(before.server, after.server, 'syscalls')),
+      database: perMutation(spent(before.database, after.database, 'syscalls')),
+    },
+  };
 }

@@ -57,7 +57,10 @@ export function print(label: string, run: Report) {
     `  ${label}: ${run.mutations_per_s} mutations/s of ${run.target_mutations_per_s} on ${run.registers} registers; ` +
       `create p50/p99 ${create?.p50}/${create?.p99} ms, complete p50/p99 ${complete?.p50}/${complete?.p99} ms ` +
       `(in the server ${inServer.create?.p50}/${inServer.create?.p99} and ${inServer.complete?.p50}/${inServer.complete?.p99}), errors ${JSON.stringify(run.errors)}` +
-      (run.cpu ? `; CPU ms/mutation: server ${run.cpu.ms_per_mutation.server}, database ${run.cpu.ms_per_mutation.database}, generator ${run.cpu.ms_per_mutation.generator}` : ''),
+      (run.cpu
+        ? `; CPU ms/mutation: server ${run.cpu.ms_per_mutation.server}, database ${run.cpu.ms_per_mutation.database}, generator ${run.cpu.ms_per_mutation.generator}` +
+          `; system calls/mutation: server ${run.cpu.syscalls_per_mutation.server}, database ${run.cpu.syscalls_per_mutation.database}`
+        : ''),
   );
 }
 

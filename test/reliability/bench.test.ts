@@ -49,6 +49,7 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
       cpu: {
         ms_per_mutation: { server: expect.any(Number), database: expect.any(Number), generator: expect.any(Number) },
         cores: { server: expect.any(Number), database: expect.any(Number), generator: expect.any(Number) },
+        syscalls_per_mutation: { server: expect.any(Number), database: expect.any(Number) },
       },
     });
     expect(result.main).toHaveLength(2);
@@ -97,7 +98,7 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /^service\/pgbench capacity [\d.]+ \([\d.]+ of \d+ signed sales\/s\); server CPU [\d.]+ ms\/mutation; PostgreSQL CPU [\d.]+ ms\/mutation; p99 at half capacity [\d.]+ ms$/m,
+      /^service\/pgbench capacity [\d.]+ \([\d.]+ of \d+ signed sales\/s\); server CPU [\d.]+ ms\/mutation; PostgreSQL CPU [\d.]+ ms\/mutation; p99 at half capacity [\d.]+ ms; system calls a mutation: server [\d.]+, PostgreSQL [\d.]+$/m,
     );
     const result = resultOf('compare');
     // 3,000 a second is not kept up here, so the gap from 20 is halved until it is under 1,000: 1,510, then 2,255 or 765.
@@ -105,6 +106,8 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
     expect(rates.slice(0, 3)).toEqual([20, 3000, 1510]);
     expect([[20, 3000, 1510, 2255], [20, 3000, 1510, 765]]).toContainEqual(rates);
     expect(result.pgbench_signed_sales_per_s).toBeGreaterThan(0);
+    expect(result.syscalls_per_mutation_at_half_capacity.server).toBeGreaterThan(0);
+    expect(result.syscalls_per_mutation_at_half_capacity.database).toBeGreaterThan(0);
     expect(result.ratios).toEqual({
       capacity_fraction_of_pgbench: expect.any(Number),
       server_cpu_ms_per_mutation: expect.any(Number),

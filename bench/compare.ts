@@ -6,7 +6,7 @@
 //   the highest stepped rate it keeps up with (no errors, nothing dropped, 95 % achieved);
 // - at half that capacity: CPU milliseconds a signed mutation of the server's processes and of
 //   PostgreSQL's (Linux /proc), p50/p99 of both calls, and their read and write system calls a
-//   mutation (/proc/<pid>/io), a count the host's speed hardly moves.
+//   mutation (/proc/<pid>/io, see lib/cpu.ts), a count the host's speed hardly moves.
 // Prints one line of ratios and writes bench/results/compare-*.json. Settings: BENCH_DATABASE_URL,
 // BENCH_COMPARE_STEPS (mutations/s, default "200,400,600,800,1000,1200,1400,1600,2000"),
 // BENCH_COMPARE_RESOLUTION (50: capacity is narrowed between the steps to this many mutations/s),
@@ -106,7 +106,7 @@ async function main() {
       pgbench_signed_sales_per_s: ceiling,
       service_capacity: { mutations_per_s: service.capacityMutations, signed_sales_per_s: signedSalesPerS, steps: service.steps },
       half_load: service.half,
-      // Counts, not times: what a round trip more or less shows whatever the host's speed.
+      // Counts, not times: the server's show a round trip more or less whatever the host's speed.
       syscalls_per_mutation_at_half_capacity: syscalls,
       server_peak_memory_mib: service.peakMemoryMiB,
     };

@@ -18,8 +18,10 @@ interface Spent {
 
 /**
  * Where a run's CPU went, per mutation achieved, in milliseconds; in cores (CPU seconds a second);
- * and the read and write system calls a mutation of the server and of PostgreSQL, a count the
- * host's speed hardly moves (each round trip is a write and a read on either side).
+ * and the read and write system calls a mutation (syscr + syscw of /proc/<pid>/io), a count the
+ * host's speed hardly moves. The server reads and writes its sockets with read and writev, so
+ * each of its round trips is counted; PostgreSQL's backends use recv and send, which are not,
+ * so its figure is its file reads and writes (WAL, data).
  */
 export interface CpuReport {
   ms_per_mutation: { server: number; database: number; generator: number };

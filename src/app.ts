@@ -27,6 +27,8 @@ import { createExportWorker } from './exports/createExportWorker.js';
 import { createTransmissionWorker } from './fiscal/rt/transmission/createTransmissionWorker.js';
 import { createDeliveryWorker } from './outbox/createDeliveryWorker.js';
 import { createInvoiceTransmissionWorker } from './einvoicing/transmission/createInvoiceTransmissionWorker.js';
+import { InvoiceChannels } from './einvoicing/channels/invoiceChannels.js';
+import { channelSettingsOf } from './einvoicing/jurisdictions/channelSettings.js';
 import { SecretBox } from './lib/secretBox.js';
 import { exportLinkSigner } from './lib/signedUrl.js';
 import { exportRoutes } from './modules/exports/routes.js';
@@ -96,12 +98,14 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(checkResponses));
 
+  const secrets = new SecretBox(secretsKey);
   const ctx: AppContext = {
     config,
     database,
     db: database.prisma,
     sql: database.sql,
-    secrets: new SecretBox(secretsKey),
+    secrets,
+    invoiceChannels: new InvoiceChannels(database.prisma, secrets, channelSettingsOf(config)),
     clock,
     idempotency: new IdempotencyStore(database.sql, { retentionHours: config.idempotencyRetentionHours }),
     publicBaseUrl: config.publicBaseUrl,
@@ -136,7 +140,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     const deliveries = createDeliveryWorker(ctx.db, ctx.secrets, config, app.log);
     app.addHook('onReady', async () => deliveries.start());
     app.addHook('onClose', async () => deliveries.stop());
-    const invoiceTransmissions = createInvoiceTransmissionWorker(ctx.db, config, app.log, recordInvoiceStateChanged(ctx.publicBaseUrl), clock);
+    const invoiceTransmissions = createInvoiceTransmissionWorker(ctx.db, config, app.log, recordInvoiceStateChanged(ctx.publicBaseUrl), ctx.invoiceChannels, clock);
     ctx.invoiceTransmissionWorker = invoiceTransmissions;
     app.addHook('onReady', async () => invoiceTransmissions.start());
     app.addHook('onClose', async () => invoiceTransmissions.stop());

@@ -74,6 +74,8 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(30_000).default(5000),
   SDI_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  INVOICE_CHANNEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  INVOICE_CHANNEL_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
   INVOICE_ACCEPTANCE_CHECK_MS: z.coerce.number().int().min(10).default(60_000),
   EXPIRY_SCAN_MS: z.coerce.number().int().min(10).max(30_000).default(30_000),
   FINANZONLINE_URL: z.string().url().optional(),
@@ -143,6 +145,10 @@ export interface Config {
   webhookRetryMs: number;
   /** Sandbox: how long the simulated SdI takes to notify the outcome of an Italian invoice. */
   sdiSimulatorDelayMs: number;
+  /** Bound on one call to an e-invoicing intermediary (A-Cube): login, send, lookup, notifications. */
+  invoiceChannelTimeoutMs: number;
+  /** How often an intermediary is asked for the notifications of a file it received. */
+  invoiceChannelPollMs: number;
   /** How often the server looks for delivered invoices whose recipient's silence now counts as acceptance. */
   invoiceAcceptanceCheckMs: number;
   /** How often the server looks for certificate reminders and expiring portal passwords (at most 30 s). */
@@ -220,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     webhookTimeoutMs: raw.WEBHOOK_TIMEOUT_MS,
     webhookRetryMs: raw.WEBHOOK_RETRY_MS,
     sdiSimulatorDelayMs: raw.SDI_SIMULATOR_DELAY_MS,
+    invoiceChannelTimeoutMs: raw.INVOICE_CHANNEL_TIMEOUT_MS,
+    invoiceChannelPollMs: raw.INVOICE_CHANNEL_POLL_MS,
     invoiceAcceptanceCheckMs: raw.INVOICE_ACCEPTANCE_CHECK_MS,
     expiryScanMs: raw.EXPIRY_SCAN_MS,
     finanzOnlineUrl: raw.FINANZONLINE_URL,

@@ -4,6 +4,7 @@ import type { SqlDatabase } from './db/sql.js';
 import type { IdempotencyStore } from './http/idempotency.js';
 import type { ExportWorker } from './exports/exportWorker.js';
 import type { TransmissionWorker } from './fiscal/rt/transmission/transmissionWorker.js';
+import type { InvoiceChannels } from './einvoicing/channels/invoiceChannels.js';
 import type { InvoiceTransmissionWorker } from './einvoicing/transmission/invoiceTransmissionWorker.js';
 import type { SecretBox } from './lib/secretBox.js';
 import type { UrlSigner } from './lib/signedUrl.js';
@@ -16,6 +17,8 @@ export interface AppContext {
   /** Plain SQL on the same database, for the hot paths. */
   sql: SqlDatabase;
   secrets: SecretBox;
+  /** Which channel carries each invoice (the organization's, or the deployment's default), its opened clients kept. */
+  invoiceChannels: InvoiceChannels;
   /** The service's clock; tests inject one to cross month ends (RKSV monthly receipts). */
   clock: () => Date;
   idempotency: IdempotencyStore;

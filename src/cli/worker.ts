@@ -9,6 +9,8 @@ import { loadConfig } from '../config.js';
 import { createExportWorker } from '../exports/createExportWorker.js';
 import { createTransmissionWorker } from '../fiscal/rt/transmission/createTransmissionWorker.js';
 import { createInvoiceTransmissionWorker } from '../einvoicing/transmission/createInvoiceTransmissionWorker.js';
+import { InvoiceChannels } from '../einvoicing/channels/invoiceChannels.js';
+import { channelSettingsOf } from '../einvoicing/jurisdictions/channelSettings.js';
 import { createSubmissionWorker } from '../fiscal/rksv/finanzOnline/createSubmissionWorker.js';
 import { logDestination } from '../lib/logDestination.js';
 import { SecretBox } from '../lib/secretBox.js';
@@ -33,7 +35,13 @@ const transmissions = createTransmissionWorker(database.prisma, config, log, und
 transmissions.start();
 const deliveries = createDeliveryWorker(database.prisma, secrets, config, log);
 deliveries.start();
-const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log, recordInvoiceStateChanged(config.publicBaseUrl));
+const invoiceTransmissions = createInvoiceTransmissionWorker(
+  database.prisma,
+  config,
+  log,
+  recordInvoiceStateChanged(config.publicBaseUrl),
+  new InvoiceChannels(database.prisma, secrets, channelSettingsOf(config)),
+);
 invoiceTransmissions.start();
 const submissions = createSubmissionWorker(database.prisma, secrets, config, log);
 submissions.start();

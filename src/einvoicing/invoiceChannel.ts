@@ -10,10 +10,14 @@ export interface TransmittedFile {
   document: Uint8Array;
 }
 
-/** A file as the channel received it: the identifier it gave the file, and when (its receipt). */
+/**
+ * A file as the channel received it: the identifier it gave the file, when (its receipt), and
+ * the identifiers of its notifications already applied to the invoice.
+ */
 export interface ReceivedFile {
   identifier: string;
   receivedAt: Date;
+  appliedNotificationIds: readonly string[];
 }
 
 export interface ChannelError {
@@ -22,7 +26,21 @@ export interface ChannelError {
 }
 
 /** The channel's answer to a file handed over: its identifier for the file, or why it could not be reached. */
-export type ChannelReceipt = { outcome: 'received'; identifier: string } | { outcome: 'unreachable'; errors: ChannelError[] };
+export type ChannelReceipt =
+  | { outcome: 'received'; identifier: string }
+  /** `retryAfterMs`: the channel asked not to be called again before then (HTTP 429 Retry-After). */
+  | { outcome: 'unreachable'; errors: ChannelError[]; retryAfterMs?: number };
+
+/**
+ * A notification as the channel gives it; `id`, when the channel numbers its notifications, is
+ * recorded with the invoice once applied and handed back in `appliedNotificationIds`.
+ */
+export interface ChannelAnswer {
+  notification: ChannelNotification;
+  id?: string;
+  /** Whether further notifications may follow through nextNotification. */
+  more: boolean;
+}
 
 /** What the channel says later about a file it received; the kinds are the invoice's events. */
 export type ChannelNotification =
@@ -39,13 +57,15 @@ export const RECIPIENT_SIMULATIONS = ['recipient_accepted', 'recipient_refused',
 export type RecipientSimulation = (typeof RECIPIENT_SIMULATIONS)[number];
 
 export interface InvoiceChannel {
+  /** The driver's name, shown with the invoices it carries (fiscal.jurisdiction_data.channel). */
+  name: string;
   /** Hands the file over. */
   send(file: TransmittedFile): Promise<ChannelReceipt>;
   /**
-   * The next notification about a file the channel received, or null while there is none;
-   * `more` says whether further ones may follow through this call.
+   * The next notification about a file the channel received (one not yet applied), or null
+   * while there is none; throws when the channel cannot be asked now (the worker asks again).
    */
-  nextNotification(file: TransmittedFile, received: ReceivedFile): Promise<{ notification: ChannelNotification; more: boolean } | null>;
+  nextNotification(file: TransmittedFile, received: ReceivedFile): Promise<ChannelAnswer | null>;
   /** How long after a look that found nothing (or after the receipt) to look again. */
   pollDelayMs: number;
   /**

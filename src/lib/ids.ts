@@ -29,7 +29,7 @@ export function randomBase62(length: number): string {
 export type IdPrefix =
   | 'ten' | 'key' | 'mer' | 'loc' | 'reg' | 'tse' | 'ttx' | 'ses' | 'op' | 'rcp' | 'exp'
   | 'li' | 'tax' | 'dis' | 'pay' | 'rkv' | 'rkb' | 'rtv' | 'rtd' | 'dcl' | 'rtx' | 'evt' | 'we' | 'inv' | 'itx'
-  | 'fcert' | 'fpc' | 'fos';
+  | 'fcert' | 'fpc' | 'fos' | 'ichc';
 
 /** Resource ids carry a type prefix (Stripe style) and 20 random base62 characters (~119 bits). */
 export function newId(prefix: IdPrefix): string {

@@ -152,13 +152,13 @@ describe('the sandbox SdI', () => {
     });
     const valid = await signed(await makeCertificate());
     expect(await signatureRejection(valid, readSdiFile(valid), new Date())).toBeNull();
-    expect(await sandboxSdi(10).nextNotification(valid, { identifier: '1', receivedAt: new Date() })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
+    expect(await sandboxSdi(10).nextNotification(valid, { identifier: '1', receivedAt: new Date(), appliedNotificationIds: [] })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
 
     // The certificate is judged when the SdI received the file, however late the answer is asked for.
     const expiring = await makeCertificate({ notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() + 60_000) });
     const late = await signed(expiring);
-    expect(await sandboxSdi(10).nextNotification(late, { identifier: '1', receivedAt: new Date() })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
-    expect(await sandboxSdi(10).nextNotification(late, { identifier: '1', receivedAt: new Date(Date.now() + 120_000) })).toEqual({
+    expect(await sandboxSdi(10).nextNotification(late, { identifier: '1', receivedAt: new Date(), appliedNotificationIds: [] })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
+    expect(await sandboxSdi(10).nextNotification(late, { identifier: '1', receivedAt: new Date(Date.now() + 120_000), appliedNotificationIds: [] })).toEqual({
       notification: { kind: 'rejected', errors: [{ code: '00100', message: expect.stringMatching(/^Certificato di firma scaduto: the signer certificate expired on /) }] },
       more: false,
     });
@@ -172,7 +172,7 @@ describe('the sandbox SdI', () => {
     const sdi = sandboxSdi(10);
     const receipt = await sdi.send(file());
     expect(receipt).toEqual({ outcome: 'received', identifier: expect.stringMatching(/^\d{12}$/) });
-    expect(await sdi.nextNotification(file(), { identifier: '1', receivedAt: new Date() })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
+    expect(await sdi.nextNotification(file(), { identifier: '1', receivedAt: new Date(), appliedNotificationIds: [] })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
     expect(sdi.simulateRecipient!(file(), 'recipient_accepted')).toMatchObject({ refused: expect.stringContaining('FPA12') });
     const pa = file({ routing: { codice_destinatario: 'UFABCD', pec_address: null, buyer_reference: null } });
     expect(sdi.simulateRecipient!(pa, 'recipient_refused')).toMatchObject({ kind: 'recipient_refused', errors: [{ code: 'EC02' }] });
@@ -181,7 +181,7 @@ describe('the sandbox SdI', () => {
 
   it('in production is not there: nothing is ever received', async () => {
     expect(await unconfiguredSdi.send(file())).toMatchObject({ outcome: 'unreachable', errors: [{ code: 'SDI_NOT_CONFIGURED' }] });
-    expect(await unconfiguredSdi.nextNotification(file(), { identifier: '1', receivedAt: new Date() })).toBeNull();
+    expect(await unconfiguredSdi.nextNotification(file(), { identifier: '1', receivedAt: new Date(), appliedNotificationIds: [] })).toBeNull();
     expect(unconfiguredSdi.simulateRecipient).toBeUndefined();
   });
 });

@@ -3,11 +3,15 @@ import type { EInvoiceFormat } from '../einvoiceFormat.js';
 import type { InvoiceChannel } from '../invoiceChannel.js';
 import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
 
-/** What picks a jurisdiction's channel: the service's environment and the sandbox simulators' settings. */
+/** What picks and paces a jurisdiction's channel: the service's environment, the sandbox simulators' and the intermediaries' settings. */
 export interface ChannelSettings {
   environment: 'sandbox' | 'production';
   /** How long the sandbox's SdI takes to answer. */
   sdiSimulatorDelayMs: number;
+  /** Bound on one call to an intermediary. */
+  timeoutMs: number;
+  /** How often an intermediary is asked for notifications. */
+  pollMs: number;
 }
 
 /**
@@ -27,6 +31,9 @@ export interface InvoiceJurisdiction {
   format: EInvoiceFormat;
   /** How its documents are signed with the organization's fiscal certificate; null: they are not. */
   signing: DocumentSigning | null;
-  /** Where submitted invoices go; null: there is nowhere to clear them, they are transmitted when submitted. */
+  /**
+   * Where submitted invoices go when the organization configured no channel of its own (the
+   * deployment's default); null: there is nowhere to clear them, they are transmitted when submitted.
+   */
   channel(settings: ChannelSettings): InvoiceChannel | null;
 }

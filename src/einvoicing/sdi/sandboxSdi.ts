@@ -72,6 +72,7 @@ const RECIPIENT_ANSWERS: Record<RecipientSimulation, ChannelNotification> = {
  */
 export function sandboxSdi(delayMs: number): InvoiceChannel {
   return {
+    name: 'sandbox',
     pollDelayMs: delayMs,
     send: async (file: TransmittedFile) => {
       readSdiFile(file);

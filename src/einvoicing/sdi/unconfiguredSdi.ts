@@ -4,11 +4,12 @@ import type { InvoiceChannel } from '../invoiceChannel.js';
 const RETRY_DELAY_MS = 30_000;
 
 /**
- * Production without an SdI client (none is built: SDICoop needs an accredited channel): no
+ * Production for an organization that configured no channel (PUT .../invoice-channels/IT): no
  * file is ever taken for received. Every Italian invoice stays submitted, with the reason in
  * fiscal.fiscal_errors, and is retried, so nobody believes it reached the SdI.
  */
 export const unconfiguredSdi: InvoiceChannel = {
+  name: 'unconfigured',
   pollDelayMs: RETRY_DELAY_MS,
   send: async () => ({
     outcome: 'unreachable',

@@ -3,12 +3,13 @@ import type { Prisma } from '../../db/database.js';
 import { JobQueue, type HeldJob } from '../../db/jobQueue.js';
 import type { Tx } from '../../db/transaction.js';
 import { backoffDelayMs } from '../../domain/backoff.js';
-import { AWAITING_CHANNEL_ANSWER, type InvoiceState } from '../../domain/invoices/invoiceStates.js';
+import type { Prisma as Db } from '../../db/generated/client.js';
+import { AWAITING_CHANNEL_ANSWER, nextInvoiceState, type InvoiceState } from '../../domain/invoices/invoiceStates.js';
 import { PollingWorker } from '../../lib/pollingWorker.js';
 import { applyChannelNotification } from '../channelNotifications.js';
-import type { InvoiceChannel, TransmittedFile } from '../invoiceChannel.js';
+import type { InvoiceChannels } from '../channels/invoiceChannels.js';
+import type { ChannelAnswer, TransmittedFile } from '../invoiceChannel.js';
 import { changeInvoiceState, lockInvoice, type InvoiceStateObserver } from '../invoiceStateChange.js';
-import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
 
 /** Retries of an unreachable channel start this far apart and double, up to MAX_RETRY_DELAY_MS. */
 const FIRST_RETRY_DELAY_MS = 1000;
@@ -16,14 +17,21 @@ const MAX_RETRY_DELAY_MS = 30_000;
 
 export const retryDelayMs = (attempts: number) => backoffDelayMs(attempts, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS);
 
+/**
+ * The states in which a received file's channel may still notify: besides the first answer
+ * (AWAITING_CHANNEL_ANSWER), a public administration's NE or DT after delivery and the SdI's AT
+ * after an MC. A notification the invoice's state does not take is recorded as seen and changes nothing.
+ */
+const MAY_HEAR_FROM_CHANNEL: readonly InvoiceState[] = [...AWAITING_CHANNEL_ANSWER, 'delivered', 'undeliverable'];
+
 export interface InvoiceTransmissionWorkerOptions {
   db: Prisma;
   log: FastifyBaseLogger;
   clock: () => Date;
   pollMs: number;
   leaseMs: number;
-  /** The channel of a jurisdiction (null: it has none). */
-  channelOf: (jurisdiction: InvoiceJurisdictionCode) => InvoiceChannel | null;
+  /** Which channel carries an invoice: the organization's or the default to send, the one that received it after. */
+  channels: InvoiceChannels;
   /** Follows every state change the worker makes (the invoice.state_changed event). */
   invoiceStateObserver: InvoiceStateObserver;
 }
@@ -35,9 +43,12 @@ export interface InvoiceTransmissionWorkerOptions {
  * instance's worker takes the job up. First it hands the file over (submitted -> transmitted
  * with the channel's identifier; an unreachable channel is retried with backoff, the reason in
  * fiscal_errors); then it asks for the outcome, `pollDelayMs` later, until the channel has no
- * more to say (delivered, undeliverable, rejected_by_authority). A file handed over just before
- * a crash is handed over again: the channel must tolerate a duplicate. An invoice cancelled
- * after the hand-over still gets its answer (domain/invoices/invoiceStates.ts).
+ * more to say (delivered, undeliverable, rejected_by_authority, and a public administration's
+ * answer). The channel is the organization's for the jurisdiction, else the deployment's
+ * default; the one that received the file is recorded with the invoice and answers for it. A
+ * file handed over just before a crash is handed over again: the channel must find it rather
+ * than take it twice. Each notification the channel numbers is applied once. An invoice
+ * cancelled after the hand-over still gets its answer (domain/invoices/invoiceStates.ts).
  */
 export class InvoiceTransmissionWorker {
   private readonly queue: JobQueue;
@@ -78,18 +89,21 @@ export class InvoiceTransmissionWorker {
     const job = await db.invoiceTransmissionJob.findUniqueOrThrow({ where: { id }, include: { invoice: true } });
     const held: HeldJob = job;
     const { invoice } = job;
-    const channel = this.options.channelOf(invoice.jurisdiction as InvoiceJurisdictionCode);
-    if (!channel || !invoice.document || !invoice.documentFileName || !['submitted', ...AWAITING_CHANNEL_ANSWER].includes(invoice.state as InvoiceState)) {
+    const sending = !invoice.authorityIdentifier;
+    const resolved = sending ? await this.options.channels.forSending(invoice) : await this.options.channels.forReceived(invoice);
+    const stillOpen = sending ? invoice.state === 'submitted' : MAY_HEAR_FROM_CHANNEL.includes(invoice.state as InvoiceState);
+    if (!resolved || !invoice.document || !invoice.documentFileName || !stillOpen) {
       await db.$transaction((tx) => this.settle(tx, held, { done: true }));
       return true;
     }
+    const { channel, configId } = resolved;
     const file: TransmittedFile = { fileName: invoice.documentFileName, document: invoice.document };
 
-    if (!invoice.authorityIdentifier) {
+    if (sending) {
       const receipt = await channel.send(file);
       if (receipt.outcome === 'unreachable') {
         await db.invoice.update({ where: { id: invoice.id }, data: { transmissionStatus: 'failed', fiscalErrors: receipt.errors as object[] } });
-        const delayMs = retryDelayMs(job.attempts);
+        const delayMs = Math.max(retryDelayMs(job.attempts), receipt.retryAfterMs ?? 0);
         await this.queue.release(held, delayMs);
         log.info({ invoice_id: invoice.id, attempts: job.attempts, retry_in_ms: delayMs }, 'invoice transmission failed, retrying');
         return true;
@@ -99,30 +113,55 @@ export class InvoiceTransmissionWorker {
         const current = await lockInvoice(tx, invoice.id);
         if (current?.state !== 'submitted') return;
         const at = clock();
+        // The channel that received the file answers for it from now on, whatever the organization configures later.
+        const jurisdictionData = { ...(current.jurisdictionData as Record<string, unknown> | null), channel: channel.name };
         await changeInvoiceState(tx, current, {
           event: 'received_by_authority',
           at,
-          update: { authorityIdentifier: receipt.identifier, transmittedAt: at, transmissionStatus: 'transmitted', fiscalErrors: [] },
+          update: {
+            authorityIdentifier: receipt.identifier,
+            transmittedAt: at,
+            transmissionStatus: 'transmitted',
+            fiscalErrors: [],
+            jurisdictionData: jurisdictionData as Db.InputJsonValue,
+            ...(configId ? { channelConfig: { connect: { id: configId } } } : {}),
+          },
           details: { authority_identifier: receipt.identifier },
         }, invoiceStateObserver);
       });
-      log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier }, 'invoice received by its channel');
+      log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier, channel: channel.name }, 'invoice received by its channel');
       return true;
     }
 
     // The identifier and the time of receipt are written together when the channel takes the file.
-    const answer = await channel.nextNotification(file, { identifier: invoice.authorityIdentifier, receivedAt: invoice.transmittedAt! });
+    const received = { identifier: invoice.authorityIdentifier!, receivedAt: invoice.transmittedAt!, appliedNotificationIds: invoice.channelNotificationIds };
+    let answer: ChannelAnswer | null;
+    try {
+      answer = await channel.nextNotification(file, received);
+    } catch (error) {
+      const delayMs = Math.max(retryDelayMs(job.attempts), channel.pollDelayMs);
+      await this.queue.release(held, delayMs);
+      log.warn({ invoice_id: invoice.id, channel: channel.name, reason: error instanceof Error ? error.message : String(error), retry_in_ms: delayMs }, 'invoice notifications could not be asked, retrying');
+      return true;
+    }
     if (!answer) {
       await this.queue.release(held, channel.pollDelayMs);
       return true;
     }
-    await db.$transaction(async (tx) => {
-      if (!(await this.settle(tx, held, answer.more ? { done: false, delayMs: channel.pollDelayMs } : { done: true }))) return;
+    const { notification, id: notificationId } = answer;
+    const applied = await db.$transaction(async (tx) => {
+      if (!(await this.settle(tx, held, answer.more ? { done: false, delayMs: channel.pollDelayMs } : { done: true }))) return false;
       const current = await lockInvoice(tx, invoice.id);
-      if (!current || !AWAITING_CHANNEL_ANSWER.includes(current.state as InvoiceState)) return;
-      await applyChannelNotification(tx, current, answer.notification, clock(), invoiceStateObserver);
+      if (!current || !MAY_HEAR_FROM_CHANNEL.includes(current.state as InvoiceState)) return false;
+      if (notificationId !== undefined) {
+        if (current.channelNotificationIds.includes(notificationId)) return false;
+        await tx.invoice.update({ where: { id: current.id }, data: { channelNotificationIds: { push: notificationId } } });
+      }
+      if (nextInvoiceState(current.state as InvoiceState, notification.kind) === null) return false;
+      await applyChannelNotification(tx, current, notification, clock(), invoiceStateObserver);
+      return true;
     });
-    log.info({ invoice_id: invoice.id, notification: answer.notification.kind }, 'invoice notification applied');
+    log.info({ invoice_id: invoice.id, notification: notification.kind, notification_id: notificationId, applied }, 'invoice notification read');
     return true;
   }
 }

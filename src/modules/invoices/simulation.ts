@@ -4,7 +4,6 @@ import { sqlOf } from '../../db/sql.js';
 import { applyChannelNotification } from '../../einvoicing/channelNotifications.js';
 import type { RecipientSimulation } from '../../einvoicing/invoiceChannel.js';
 import { invalidState } from '../../einvoicing/invoiceStateChange.js';
-import { channelSettingsOf } from '../../einvoicing/jurisdictions/channelSettings.js';
 import { jurisdictionOf } from '../../einvoicing/jurisdictions/index.js';
 import type { Finalize } from '../common/transactions.js';
 import { lockOwnInvoice } from './service.js';
@@ -19,8 +18,12 @@ import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
 export async function simulateRecipient(ctx: AppContext, organization: Merchant, id: string, event: RecipientSimulation, finalize?: Finalize<Invoice>): Promise<Invoice> {
   return ctx.db.$transaction(async (tx) => {
     const invoice = await lockOwnInvoice(tx, organization, id);
-    const channel = jurisdictionOf(invoice.jurisdiction).channel(channelSettingsOf(ctx.config));
-    if (!channel?.simulateRecipient) throw invalidState(invoice, `Invoices of ${invoice.jurisdiction} get no answer from their recipient through a channel`);
+    // The channel that received the file (an intermediary's, A-Cube, simulates nothing); before that, the jurisdiction's default.
+    const channel = invoice.authorityIdentifier
+      ? (await ctx.invoiceChannels.forReceived(invoice, tx))?.channel
+      : jurisdictionOf(invoice.jurisdiction).channel(ctx.invoiceChannels.settings);
+    if (!channel) throw invalidState(invoice, `Invoices of ${invoice.jurisdiction} get no answer from their recipient through a channel`);
+    if (!channel.simulateRecipient) throw invalidState(invoice, `This invoice went through ${channel.name}, which simulates no recipient's answer: its answers come from the SdI`);
     if (invoice.state !== 'delivered' || invoice.deliveryStatus !== 'delivered' || !invoice.document || !invoice.documentFileName) {
       throw invalidState(invoice, `Only a delivered invoice the recipient has not answered yet can be answered; this one is ${invoice.state}${invoice.deliveryStatus === 'refused' ? ' and was refused' : ''}`);
     }

@@ -5,6 +5,7 @@ import '../refunds/schemas.js';
 import '../canonicalReceipts/schemas.js';
 import { invoiceRoutes } from '../invoices/routes.js';
 import { fiscalCertificateRoutes } from '../fiscalCertificates/routes.js';
+import { invoiceChannelRoutes } from '../invoiceChannels/routes.js';
 import { locationStyleORoutes } from '../locations/styleORoutes.js';
 import { operationStyleORoutes } from '../operations/styleORoutes.js';
 import { organizationStyleORoutes } from '../organizations/styleORoutes.js';
@@ -30,4 +31,5 @@ export const styleORoutes: FastifyPluginAsync = async (app) => {
   await app.register(invoiceRoutes);
   await app.register(fiscalCertificateRoutes);
   await app.register(portalCredentialRoutes);
+  await app.register(invoiceChannelRoutes);
 };

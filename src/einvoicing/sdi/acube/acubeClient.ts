@@ -1,0 +1,138 @@
+import { request } from 'undici';
+import { AcubeApiError, type AcubeFailureKind } from './acubeApiError.js';
+import type { AcubeConnection } from './acubeConnection.js';
+
+/** A token this close to its expiry (the JWT's `exp`) is renewed before use rather than sent. */
+const TOKEN_EXPIRY_MARGIN_MS = 60_000;
+
+interface Answer {
+  status: number;
+  retryAfterMs: number | null;
+  body: unknown;
+}
+
+interface Token {
+  value: string;
+  expiresAt: number;
+}
+
+export interface AcubeRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  /** The raw body and its media type (an invoice file), or none. */
+  body?: { content: Uint8Array; contentType: string };
+}
+
+/** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3). */
+function retryAfterOf(header: string | string[] | undefined): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A-Cube's error body: `{code, message}` from its login, `{detail}` or `{title}` from the API (RFC 7807). */
+function reasonOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { message, detail, title } = body as Record<string, unknown>;
+  const reason = [message, detail, title].find((value) => typeof value === 'string');
+  return (reason as string | undefined) ?? null;
+}
+
+/** When a JWT stops working: its `exp` claim; without one, it is used until A-Cube answers 401. */
+function expiryOf(token: string): number {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * A-Cube over HTTP: a JWT from POST {loginUrl}/login, kept in memory until shortly before its
+ * `exp` and renewed once, transparently, when A-Cube answers 401 anyway. Every call is bounded
+ * by `timeoutMs`; faults are thrown as AcubeApiError and not retried here: the transmission
+ * worker retries with its backoff, after looking up whether a lost send arrived.
+ */
+export class AcubeClient {
+  private token: Token | null = null;
+
+  constructor(
+    private readonly connection: AcubeConnection,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Logs in with the account's credentials; its token, which also serves the calls that follow. */
+  async login(): Promise<string> {
+    const answer = await this.exchange('POST', `${this.connection.loginUrl}/login`, '/login', {
+      content: Buffer.from(JSON.stringify({ email: this.connection.email, password: this.connection.password })),
+      contentType: 'application/json',
+    }, null);
+    const body = this.accepted<{ token?: unknown }>('POST', '/login', answer);
+    if (typeof body?.token !== 'string' || body.token === '') throw new AcubeApiError('unauthorized', 'A-Cube POST /login answered without a token', answer.status);
+    this.token = { value: body.token, expiresAt: expiryOf(body.token) };
+    return body.token;
+  }
+
+  /** A call under the API's URL with the bearer token; its 2xx answer's JSON body. */
+  async call<T>(call: AcubeRequest): Promise<T> {
+    let renewed = false;
+    for (;;) {
+      const token = this.token && this.token.expiresAt - TOKEN_EXPIRY_MARGIN_MS > Date.now() ? this.token.value : await this.login();
+      const answer = await this.exchange(call.method, `${this.connection.apiUrl}${call.path}`, call.path, call.body, token);
+      if (answer.status === 401 && !renewed) {
+        // Expired or revoked before its `exp`: one fresh token, then the answer stands.
+        if (this.token?.value === token) this.token = null;
+        renewed = true;
+        continue;
+      }
+      return this.accepted<T>(call.method, call.path, answer);
+    }
+  }
+
+  private accepted<T>(method: string, path: string, answer: Answer): T {
+    if (answer.status >= 200 && answer.status < 300) return answer.body as T;
+    const reason = reasonOf(answer.body);
+    const kind: AcubeFailureKind =
+      answer.status === 401 ? 'unauthorized'
+        : answer.status === 403 ? 'forbidden'
+          : answer.status === 429 ? 'rate_limited'
+            : answer.status >= 500 ? 'unavailable'
+              : 'rejected';
+    const said = `A-Cube ${method} ${path} answered ${answer.status}${reason ? `: ${reason}` : ''}`;
+    throw new AcubeApiError(kind, this.withoutCredentials(said), answer.status, answer.retryAfterMs);
+  }
+
+  /** What A-Cube or the network said, as errors and logs may carry it: should it echo the password or the token, that is cut out. */
+  private withoutCredentials(text: string): string {
+    const secrets = [this.connection.password, this.token?.value].filter((secret): secret is string => Boolean(secret));
+    return secrets.reduce((said, secret) => said.split(secret).join('[redacted]'), text);
+  }
+
+  private async exchange(method: string, url: string, path: string, body: AcubeRequest['body'], token: string | null): Promise<Answer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body) headers['content-type'] = body.contentType;
+    if (token) headers.authorization = `Bearer ${token}`;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const response = await request(url, { method: method as 'GET' | 'POST', headers, body: body ? Buffer.from(body.content) : undefined, signal });
+      const text = await response.body.text();
+      return { status: response.statusCode, retryAfterMs: retryAfterOf(response.headers['retry-after']), body: parsedJson(text) };
+    } catch (error) {
+      if (signal.aborted) throw new AcubeApiError('timeout', `A-Cube ${method} ${path} did not answer within ${this.timeoutMs} ms`);
+      const code = (error as { code?: unknown }).code;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new AcubeApiError('unreachable', this.withoutCredentials(`A-Cube ${method} ${path} cannot be reached: ${typeof code === 'string' ? `${code}: ` : ''}${message}`));
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { INVOICE_CHANNEL_DRIVERS } from '../../einvoicing/channels/channelDrivers.js';
+import { Timestamp } from '../common/schemas.js';
+import { OrganizationParams } from '../styleO/schemas.js';
+
+export const InvoiceChannelJurisdiction = z.enum(['IT', 'DE']).describe("The invoices' jurisdiction (contract 3.5)");
+
+export const InvoiceChannelParams = OrganizationParams.extend({ jurisdiction: InvoiceChannelJurisdiction });
+
+/** One body per registered driver, told apart by `driver`. */
+const [firstInput, ...otherInputs] = INVOICE_CHANNEL_DRIVERS.map((driver) => driver.input);
+export const PutInvoiceChannelBody = z
+  .discriminatedUnion('driver', [firstInput, ...otherInputs])
+  .describe("The driver and its account: sandbox (the sandbox's SdI simulator, no fields) or acube (an A-Cube account: email, password, optional base_url and login_url)")
+  .meta({ id: 'PutInvoiceChannelInput', discriminator: { propertyName: 'driver' } });
+
+export type PutInvoiceChannelInput = z.infer<typeof PutInvoiceChannelBody>;
+
+export const InvoiceChannelView = z
+  .object({
+    object: z.literal('invoice_channel'),
+    organization_id: z.string(),
+    jurisdiction: z.string(),
+    driver: z.string().describe('sandbox or acube'),
+    config_id: z.string().describe("The driver's account configuration; the invoices it received keep asking it for their notifications"),
+    settings: z
+      .record(z.string(), z.unknown())
+      .describe("The driver's public settings, never a secret: acube {email, base_url, login_url}; sandbox {}"),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'InvoiceChannel', description: 'Where an organization\'s invoices of one jurisdiction go (Style O)' });
+
+export type InvoiceChannelViewData = z.infer<typeof InvoiceChannelView>;
+
+export const InvoiceChannelList = z.object({ object: z.literal('list'), data: z.array(InvoiceChannelView) });
+
+export const DeletedInvoiceChannel = z.object({
+  object: z.literal('invoice_channel'),
+  organization_id: z.string(),
+  jurisdiction: z.string(),
+  deleted: z.literal(true),
+});

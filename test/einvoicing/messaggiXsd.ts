@@ -1,21 +1,11 @@
-// The SdI's official schema of its notification files, MessaggiTypes_v1.1.xsd, read from the
-// shared reference folder beside the checkout (a third-party file, never copied into the
-// repository), with the XML-DSig schema it imports resolved locally.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// The SdI's official schema of its notification files, MessaggiTypes_v1.1.xsd, read from
+// ../shared (a third-party file, never copied into the repository), with the XML-DSig schema it
+// imports resolved locally.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 
-const SCHEMA_PATH = join('shared', 'reference', 'xsd', 'fatturapa');
-
-/** shared/reference/xsd/fatturapa in the nearest folder above the checkout that has it: ../shared beside a clone, ../../shared beside a worktree under wt/. */
-function schemaDirectory(): string {
-  for (let dir = resolve('..'); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, SCHEMA_PATH, 'MessaggiTypes_v1.1.xsd'))) return join(dir, SCHEMA_PATH);
-    if (dirname(dir) === dir) throw new Error(`no ${SCHEMA_PATH} above ${process.cwd()}`);
-  }
-}
-
-const XSD_DIR = schemaDirectory();
+const XSD_DIR = '../shared/reference/xsd/fatturapa';
 const read = (name: string) => ({ fileName: name, contents: readFileSync(join(XSD_DIR, name), 'utf8') });
 
 /** The schema's error messages for the notification files, each naming its file (`messaggio-<i>.xml`); empty when all are valid. */

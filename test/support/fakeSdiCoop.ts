@@ -217,11 +217,23 @@ export interface FakeSdiCoop {
   scriptOutcome(fileName: string, outcome: FakeNotificationSpec): void;
   /** A notification file about a received file, signed, and the name the SdI gives it. */
   notificationFile(identifier: string, spec: FakeNotificationSpec): { fileName: string; xml: string };
+  /** The HTTP request that pushes a notification (a new notification file each time), for a test to send as it likes. */
+  pushRequest(identifier: string, spec: FakeNotificationSpec, options?: { encoding?: 'mtom' | 'inline' }): FakePushRequest;
+  /** The request that pushes the outcome the fake decided when it received the file. */
+  outcomeRequest(identifier: string, options?: { encoding?: 'mtom' | 'inline' }): FakePushRequest;
   /** Pushes a notification to a TrasmissioneFatture endpoint; the endpoint's answer. */
   push(url: string, identifier: string, spec: FakeNotificationSpec, options?: { encoding?: 'mtom' | 'inline' }): Promise<{ statusCode: number; body: string }>;
   /** Pushes the outcome the fake decided when it received the file. */
   pushOutcome(url: string, identifier: string, options?: { encoding?: 'mtom' | 'inline' }): Promise<{ statusCode: number; body: string }>;
   close(): Promise<void>;
+}
+
+/** A push of the SdI to a TrasmissioneFatture service, as sent over HTTP. */
+export interface FakePushRequest {
+  headers: { 'content-type': string; soapaction: string };
+  body: Buffer;
+  /** The notification's file name (NomeFile of the fileSdI). */
+  fileName: string;
 }
 
 export interface FakeSdiCoopOptions {
@@ -378,7 +390,7 @@ export async function startFakeSdiCoop(options: FakeSdiCoopOptions): Promise<Fak
     return { fileName, xml: signature.getSignedXml() };
   };
 
-  const push: FakeSdiCoop['push'] = async (url, identifier, spec, pushOptions = {}) => {
+  const pushRequest: FakeSdiCoop['pushRequest'] = (identifier, spec, pushOptions = {}) => {
     const { fileName, xml } = notificationFile(identifier, spec);
     const { operation } = NOTIFICATIONS[spec.type];
     const element = `${operation[0].toLowerCase()}${operation.slice(1)}`;
@@ -389,11 +401,12 @@ export async function startFakeSdiCoop(options: FakeSdiCoopOptions): Promise<Fak
         : `<xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:${encodeURIComponent(contentId)}"/>`;
     const xmlEnvelope = envelope(`<ns2:${element} xmlns:ns2="${TYPES_NAMESPACE}"><IdentificativoSdI>${identifier}</IdentificativoSdI><NomeFile>${fileName}</NomeFile><File>${file}</File></ns2:${element}>`);
     const message = pushOptions.encoding === 'inline' ? { contentType: 'text/xml; charset=UTF-8', body: Buffer.from(xmlEnvelope) } : mtomMessage(xmlEnvelope, [{ contentId, bytes: Buffer.from(xml) }]);
-    const response = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': message.contentType, soapaction: `"http://www.fatturapa.it/TrasmissioneFatture/${operation}"` },
-      body: message.body,
-    });
+    return { headers: { 'content-type': message.contentType, soapaction: `"http://www.fatturapa.it/TrasmissioneFatture/${operation}"` }, body: message.body, fileName };
+  };
+
+  const push: FakeSdiCoop['push'] = async (url, identifier, spec, pushOptions) => {
+    const { headers, body } = pushRequest(identifier, spec, pushOptions);
+    const response = await request(url, { method: 'POST', headers, body });
     return { statusCode: response.statusCode, body: await response.body.text() };
   };
 
@@ -410,6 +423,8 @@ export async function startFakeSdiCoop(options: FakeSdiCoopOptions): Promise<Fak
     },
     scriptOutcome: (fileName, outcome) => void scripted.set(fileName, outcome),
     notificationFile,
+    pushRequest,
+    outcomeRequest: (identifier, pushOptions) => pushRequest(identifier, fileOf(identifier).outcome, pushOptions),
     push,
     pushOutcome: (url, identifier, pushOptions) => push(url, identifier, fileOf(identifier).outcome, pushOptions),
     close: async () => {

@@ -13,6 +13,12 @@ export const DUPLICATE_FILE_NAME = '00002';
  */
 const ALL_NOTIFIED_AFTER_MS = 6 * DAY_MS;
 
+/** A notification as it means something for the invoice, and the pushed notification's file name, its id with the worker. */
+export interface SdiOutcome {
+  notification: ChannelNotification;
+  id: string;
+}
+
 /** An NS saying only that the file name was taken: about this copy, not about the invoice. */
 export const isDuplicateCopy = ({ notification }: PushedSdiNotification): boolean =>
   notification.type === 'NS' && notification.errors.every(({ code }) => code === DUPLICATE_FILE_NAME);
@@ -26,21 +32,24 @@ export const isDuplicateCopy = ({ notification }: PushedSdiNotification): boolea
  * decided by MC: the SdI keeps trying for 10 days, then sends RC or AT. NE and DT answer for the
  * recipient later (see recipientAnswerOf).
  */
-export function fileOutcomeOf(pushed: readonly PushedSdiNotification[], file: { format: string; receivedAt: Date }, now: Date): ChannelNotification | null {
+export function fileOutcomeOf(pushed: readonly PushedSdiNotification[], file: { format: string; receivedAt: Date }, now: Date): SdiOutcome | null {
   const decisive = pushed.find((entry) => {
     const { type } = entry.notification;
     if (isDuplicateCopy(entry)) return false;
     return type === 'RC' || type === 'NS' || type === 'AT' || (type === 'MC' && file.format !== 'FPA12');
   });
-  if (decisive) return channelNotificationOf(decisive.notification, file.format);
-  const duplicate = pushed.find(isDuplicateCopy)?.notification;
-  if (duplicate?.type !== 'NS' || now.getTime() - file.receivedAt.getTime() < ALL_NOTIFIED_AFTER_MS) return null;
+  if (decisive) return { notification: channelNotificationOf(decisive.notification, file.format), id: decisive.fileName };
+  const duplicate = pushed.find(isDuplicateCopy);
+  if (duplicate?.notification.type !== 'NS' || now.getTime() - file.receivedAt.getTime() < ALL_NOTIFIED_AFTER_MS) return null;
   return {
-    kind: 'rejected',
-    errors: duplicate.errors.map(({ code, description }) => ({
-      code,
-      message: `${description || 'Nome file duplicato'}: the SdI holds an earlier file of this name that this service has no outcome for`,
-    })),
+    notification: {
+      kind: 'rejected',
+      errors: duplicate.notification.errors.map(({ code, description }) => ({
+        code,
+        message: `${description || 'Nome file duplicato'}: the SdI holds an earlier file of this name that this service has no outcome for`,
+      })),
+    },
+    id: duplicate.fileName,
   };
 }
 
@@ -49,7 +58,7 @@ export function fileOutcomeOf(pushed: readonly PushedSdiNotification[], file: { 
  * DT, whichever came (the SdI refuses an outcome after the term, so there is one); null while
  * none came.
  */
-export function recipientAnswerOf(pushed: readonly PushedSdiNotification[]): ChannelNotification | null {
+export function recipientAnswerOf(pushed: readonly PushedSdiNotification[]): SdiOutcome | null {
   const answer = pushed.find(({ notification }) => notification.type === 'NE' || notification.type === 'DT');
-  return answer ? channelNotificationOf(answer.notification, 'FPA12') : null;
+  return answer ? { notification: channelNotificationOf(answer.notification, 'FPA12'), id: answer.fileName } : null;
 }

@@ -1,6 +1,6 @@
 import type { ChannelReceipt, InvoiceChannel, TransmittedFile } from '../../invoiceChannel.js';
 import { readSdiFile } from '../sdiFile.js';
-import { fileOutcomeOf, isDuplicateCopy } from './fileOutcome.js';
+import { fileOutcomeOf, isDuplicateCopy, recipientAnswerOf } from './fileOutcome.js';
 import { RiceviFileClient } from './riceviFileClient.js';
 import type { SdiCoopSettings } from './sdiCoopSettings.js';
 import type { PushedSdiNotification, SdiNotificationInbox } from './sdiNotificationInbox.js';
@@ -17,7 +17,10 @@ function earlierCopyOf(pushed: readonly PushedSdiNotification[]): string | null 
 
 /**
  * The SdI over SDICoop (see README.md): `send` hands the file to SdIRiceviFile over mutual TLS;
- * `nextNotification` reads what the SdI pushed about it from `inbox`.
+ * `nextNotification` reads what the SdI pushed about it from `inbox`: first the notification
+ * that decides the file, then, for an invoice to a public administration that was delivered,
+ * the administration's NE or DT. Each is handed under its own file name, the id the worker
+ * records once applied, with `more` true while another may still come.
  *
  * A file is sent again only when the SdI has said nothing about it: the worker hands a file over
  * again after a lost answer or a crash, and the SdI would take a second copy (and reject it with
@@ -29,18 +32,23 @@ function earlierCopyOf(pushed: readonly PushedSdiNotification[]): string | null 
 export function sdiCoopChannel(settings: SdiCoopSettings, inbox: SdiNotificationInbox, clock: () => Date = () => new Date()): SdiCoopChannel {
   const client = new RiceviFileClient(settings);
   return {
+    name: 'sdicoop',
     pollDelayMs: settings.pollDelayMs,
     send: async (file: TransmittedFile): Promise<ChannelReceipt> => {
       const identifier = earlierCopyOf(await inbox.notificationsAbout(file.fileName));
       if (identifier) return { outcome: 'received', identifier };
       return client.send(file);
     },
-    // One decisive notification per file: the worker applies the first answer only (an invoice
-    // past `transmitted` takes no more from it), so `more` is false; see README.md for NE and DT.
-    nextNotification: async (file, { receivedAt }) => {
+    nextNotification: async (file, { receivedAt, appliedNotificationIds }) => {
       const pushed = await inbox.notificationsAbout(file.fileName);
-      const notification = fileOutcomeOf(pushed, { format: readSdiFile(file).format, receivedAt }, clock());
-      return notification ? { notification, more: false } : null;
+      const { format } = readSdiFile(file);
+      const outcome = fileOutcomeOf(pushed, { format, receivedAt }, clock());
+      if (!outcome) return null;
+      // Only a public administration answers a delivered invoice (NE, or DT when it let the term pass).
+      const recipientMayAnswer = format === 'FPA12' && outcome.notification.kind === 'delivered';
+      if (!appliedNotificationIds.includes(outcome.id)) return { ...outcome, more: recipientMayAnswer };
+      const answer = recipientMayAnswer ? recipientAnswerOf(pushed) : null;
+      return answer && !appliedNotificationIds.includes(answer.id) ? { ...answer, more: false } : null;
     },
     close: () => client.close(),
   };

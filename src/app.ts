@@ -60,6 +60,7 @@ import { recordExportFinished } from './modules/events/exportEvents.js';
 import { recordInvoiceStateChanged } from './modules/events/invoiceEvents.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { webhookEndpointRoutes } from './modules/webhookEndpoints/routes.js';
+import { sdiCoopRoutes } from './modules/sdiCoop/routes.js';
 
 export interface AppDependencies {
   config: Config;
@@ -145,6 +146,7 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
     app.addHook('onReady', async () => invoiceTransmissions.start());
     app.addHook('onClose', async () => invoiceTransmissions.stop());
   }
+  app.addHook('onClose', async () => ctx.invoiceChannels.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -192,5 +194,6 @@ export async function buildApp({ config, database, secretsKey, logStream, clock 
   await app.register(styleORoutes);
   await app.register(eventRoutes);
   await app.register(webhookEndpointRoutes);
+  await app.register(sdiCoopRoutes);
   return app;
 }

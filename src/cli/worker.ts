@@ -35,13 +35,8 @@ const transmissions = createTransmissionWorker(database.prisma, config, log, und
 transmissions.start();
 const deliveries = createDeliveryWorker(database.prisma, secrets, config, log);
 deliveries.start();
-const invoiceTransmissions = createInvoiceTransmissionWorker(
-  database.prisma,
-  config,
-  log,
-  recordInvoiceStateChanged(config.publicBaseUrl),
-  new InvoiceChannels(database.prisma, secrets, channelSettingsOf(config)),
-);
+const invoiceChannels = new InvoiceChannels(database.prisma, secrets, channelSettingsOf(config));
+const invoiceTransmissions = createInvoiceTransmissionWorker(database.prisma, config, log, recordInvoiceStateChanged(config.publicBaseUrl), invoiceChannels);
 invoiceTransmissions.start();
 const submissions = createSubmissionWorker(database.prisma, secrets, config, log);
 submissions.start();
@@ -49,6 +44,7 @@ log.info({ worker_id: worker.id }, 'export, transmission and webhook delivery wo
 
 const shutdown = async () => {
   await Promise.all([worker.stop(), transmissions.stop(), deliveries.stop(), invoiceTransmissions.stop(), submissions.stop()]);
+  await invoiceChannels.close();
   await database.close();
   process.exit(0);
 };

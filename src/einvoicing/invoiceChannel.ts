@@ -73,4 +73,6 @@ export interface InvoiceChannel {
    * reason why this file gets no such answer (the channel makes none: production).
    */
   simulateRecipient?(file: TransmittedFile, event: RecipientSimulation): ChannelNotification | { refused: string };
+  /** Ends the connections it keeps (a client certificate's TLS sessions), when it has any. */
+  close?(): Promise<void>;
 }

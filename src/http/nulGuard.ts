@@ -47,7 +47,8 @@ export function findInputViolation(root: unknown, maxDepth = MAX_JSON_DEPTH): In
       if (value.includes('\u0000')) return { problem: 'nul', path: pathOf(frame) };
       continue;
     }
-    if (value === null || typeof value !== 'object') continue;
+    // A raw body (the SdI's SOAP pushes, read as bytes) is no JSON that reaches a text column.
+    if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) continue;
     if (frame.depth >= maxDepth) return { problem: 'too_deep', path: pathOf(frame) };
     const children: [string | number, unknown][] = Array.isArray(value) ? value.map((child, index) => [index, child]) : Object.entries(value);
     // Pushed last to first, so they are taken in document order.

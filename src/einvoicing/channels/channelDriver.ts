@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Prisma } from '../../db/database.js';
 import type { InvoiceChannel } from '../invoiceChannel.js';
 import type { InvoiceJurisdictionCode } from '../invoiceDocument.js';
 import type { ChannelSettings } from '../jurisdictions/invoiceJurisdiction.js';
@@ -40,6 +41,12 @@ export interface InvoiceChannelDriver {
    * stored; throws a DomainError (422, the field in details) when the intermediary refuses it.
    */
   provision(input: Record<string, unknown>, settings: ChannelSettings): Promise<ProvisionedChannel>;
-  /** The channel a stored configuration opens. */
-  open(config: StoredChannelConfig, settings: ChannelSettings): InvoiceChannel;
+  /** The channel a stored configuration opens; `db` holds what the channel's service pushed to this one (SDICoop's notifications). */
+  open(config: StoredChannelConfig, settings: ChannelSettings, db: Prisma): InvoiceChannel;
+  /**
+   * The settings the API shows, when they are not the stored ones as they are (what is derived
+   * from the configuration's id, such as the URL the authority must push to); `publicBaseUrl`
+   * is where the service is reached.
+   */
+  shownSettings?(config: Omit<StoredChannelConfig, 'secrets'>, publicBaseUrl: string): Record<string, unknown>;
 }

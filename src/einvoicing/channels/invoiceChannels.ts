@@ -54,8 +54,17 @@ export class InvoiceChannels {
     const cached = this.opened.get(config.id);
     if (cached?.version === version) return cached.channel;
     const secrets = config.secretsSealed ? (JSON.parse(this.secrets.open(config.secretsSealed)) as Record<string, string>) : null;
-    const channel = channelDriverNamed(config.driver).open({ id: config.id, settings: config.settings as Record<string, unknown>, secrets }, this.settings);
+    const channel = channelDriverNamed(config.driver).open({ id: config.id, settings: config.settings as Record<string, unknown>, secrets }, this.settings, this.db);
     this.opened.set(config.id, { version, channel });
+    // The channel of the configuration's earlier version ends its connections once its calls are answered.
+    void cached?.channel.close?.();
     return channel;
+  }
+
+  /** Ends the connections of every channel opened (the service is stopping). */
+  async close(): Promise<void> {
+    const channels = [...this.opened.values()].map(({ channel }) => channel);
+    this.opened.clear();
+    await Promise.all(channels.map((channel) => channel.close?.()));
   }
 }

@@ -21,7 +21,7 @@ export const invoiceChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'putInvoiceChannel',
         summary: "Configure the channel of the organization's invoices of a jurisdiction (Style O)",
         description:
-          "The driver checks the account with its intermediary before anything is stored (acube: a login must give a token): 422 invoice_channel_credentials_rejected (details.field password), 422 invoice_channel_account_disabled (email), 422 invoice_channel_unreachable (login_url) when the intermediary cannot be asked; 422 invoice_channel_driver_unsupported (driver) for a driver that does not serve the jurisdiction or this deployment (sandbox: the sandbox only). Secrets are sealed at rest and never returned. Invoices submitted from now on go through this channel; invoices already received keep the channel that received them.",
+          "The driver checks the account before anything is stored. acube: a login must give a token: 422 invoice_channel_credentials_rejected (details.field password), 422 invoice_channel_account_disabled (email), 422 invoice_channel_unreachable (login_url) when the intermediary cannot be asked. sdicoop, checked without calling the SdI: 422 invoice_channel_endpoint_not_https (endpoint), invoice_channel_certificate_invalid, invoice_channel_certificate_not_yet_valid, invoice_channel_certificate_expired (client_certificate), invoice_channel_private_key_invalid, invoice_channel_private_key_mismatch (client_private_key), invoice_channel_ca_certificate_invalid (ca_certificates, details.index); its settings give the notification_url to register with the SdI for the TrasmissioneFatture service. 422 invoice_channel_driver_unsupported (driver) for a driver that does not serve the jurisdiction or this deployment (sandbox: the sandbox only). Secrets are sealed at rest and never returned. Invoices submitted from now on go through this channel; invoices already received keep the channel that received them.",
         headers: StyleOMutationHeaders,
         params: InvoiceChannelParams,
         body: PutInvoiceChannelBody,
@@ -31,7 +31,7 @@ export const invoiceChannelRoutes: FastifyPluginAsyncZod = async (app) => {
     (request, reply) =>
       runIdempotentService(
         app.ctx.idempotency, request, reply, STYLE_O_IDEMPOTENCY,
-        (channel: ConfiguredChannel) => invoiceChannelResult(channel),
+        (channel: ConfiguredChannel) => invoiceChannelResult(channel, app.ctx.publicBaseUrl),
         (finalize) => putInvoiceChannel(app.ctx, request.merchant, request.params.jurisdiction, request.body, finalize),
       ),
   );
@@ -50,7 +50,7 @@ export const invoiceChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: InvoiceChannelList.describe('The channels'), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => ({ object: 'list' as const, data: (await listInvoiceChannels(app.ctx, request.merchant)).map(presentInvoiceChannel) }),
+    async (request) => ({ object: 'list' as const, data: (await listInvoiceChannels(app.ctx, request.merchant)).map((channel) => presentInvoiceChannel(channel, app.ctx.publicBaseUrl)) }),
   );
 
   app.get(
@@ -67,7 +67,7 @@ export const invoiceChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: InvoiceChannelView.describe('The channel'), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => presentInvoiceChannel(await getInvoiceChannel(app.ctx, request.merchant, request.params.jurisdiction)),
+    async (request) => presentInvoiceChannel(await getInvoiceChannel(app.ctx, request.merchant, request.params.jurisdiction), app.ctx.publicBaseUrl),
   );
 
   app.delete(

@@ -1,9 +1,10 @@
+import { smtpDriver } from '../email/smtpDriver.js';
 import { acubeDriver } from '../sdi/acube/acubeDriver.js';
 import type { InvoiceChannelDriver } from './channelDriver.js';
 import { sandboxDriver } from './sandboxDriver.js';
 
 /** Every driver an organization may configure, by name; another intermediary is one more entry. */
-export const INVOICE_CHANNEL_DRIVERS: readonly InvoiceChannelDriver[] = [sandboxDriver, acubeDriver];
+export const INVOICE_CHANNEL_DRIVERS: readonly InvoiceChannelDriver[] = [sandboxDriver, acubeDriver, smtpDriver];
 
 export function channelDriverNamed(name: string): InvoiceChannelDriver {
   const driver = INVOICE_CHANNEL_DRIVERS.find((candidate) => candidate.name === name);

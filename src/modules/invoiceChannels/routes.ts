@@ -21,7 +21,7 @@ export const invoiceChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'putInvoiceChannel',
         summary: "Configure the channel of the organization's invoices of a jurisdiction (Style O)",
         description:
-          "The driver checks the account with its intermediary before anything is stored (acube: a login must give a token): 422 invoice_channel_credentials_rejected (details.field password), 422 invoice_channel_account_disabled (email), 422 invoice_channel_unreachable (login_url) when the intermediary cannot be asked; 422 invoice_channel_driver_unsupported (driver) for a driver that does not serve the jurisdiction or this deployment (sandbox: the sandbox only). Secrets are sealed at rest and never returned. Invoices submitted from now on go through this channel; invoices already received keep the channel that received them.",
+          "The driver checks the account with its intermediary before anything is stored (acube: a login must give a token; smtp: the mail server must accept the login): 422 invoice_channel_credentials_rejected (details.field password), 422 invoice_channel_account_disabled (email), 422 invoice_channel_unreachable (acube: login_url; smtp: host) when it cannot be asked, 422 invoice_channel_tls_failed (security) when the mail server's connection cannot be protected as configured, 422 invoice_channel_insecure (security) for smtp without TLS in production; 422 invoice_channel_driver_unsupported (driver) for a driver that does not serve the jurisdiction or this deployment (sandbox: the sandbox only). Secrets are sealed at rest and never returned. Invoices submitted from now on go through this channel; invoices already received keep the channel that received them.",
         headers: StyleOMutationHeaders,
         params: InvoiceChannelParams,
         body: PutInvoiceChannelBody,
@@ -44,7 +44,7 @@ export const invoiceChannelRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         operationId: 'listInvoiceChannels',
         summary: "List the organization's configured invoice channels (Style O)",
-        description: 'A jurisdiction without one uses the deployment\'s default: the SdI simulator in the sandbox; in production, none (Italian invoices stay submitted with SDI_NOT_CONFIGURED).',
+        description: 'A jurisdiction without one uses the deployment\'s default: for IT the SdI simulator in the sandbox; in production, none (Italian invoices stay submitted with SDI_NOT_CONFIGURED); for DE none (German invoices are transmitted when submitted).',
         headers: StyleOHeaders,
         params: OrganizationParams,
         response: { 200: InvoiceChannelList.describe('The channels'), ...errorResponses(400, 403, 404) },

@@ -1,8 +1,9 @@
 /**
  * Where a submitted invoice goes after it is built: a clearance or exchange system that
- * receives the file, says it has it, and later tells what became of it (Italy: the SdI). A
- * jurisdiction without one (Germany) has no channel: its invoices are transmitted when
- * submitted. A real client (SDICoop) and the sandbox's simulator implement the same interface.
+ * receives the file, says it has it, and later tells what became of it (Italy: the SdI), or
+ * the buyer's own address (Germany: e-mail). A jurisdiction without a default channel
+ * (Germany) transmits its invoices when submitted unless the organization configured one. A
+ * real client (SDICoop) and the sandbox's simulator implement the same interface.
  */
 export interface TransmittedFile {
   fileName: string;
@@ -20,14 +21,27 @@ export interface ReceivedFile {
   appliedNotificationIds: readonly string[];
 }
 
+/**
+ * The invoice a file belongs to, for a channel that addresses the buyer itself (e-mail): its
+ * id (stable across attempts), its number, and the buyer's electronic address (BT-49).
+ */
+export interface TransmissionEnvelope {
+  invoiceId: string;
+  invoiceNumber: string;
+  buyerEmail: string | null;
+}
+
 export interface ChannelError {
   code: string;
   message: string;
 }
 
-/** The channel's answer to a file handed over: its identifier for the file, or why it could not be reached. */
+/** The channel's answer to a file handed over: its identifier for the file, its refusal of the recipient, or why it could not be reached. */
 export type ChannelReceipt =
-  | { outcome: 'received'; identifier: string }
+  /** `notifies: false`: the channel says nothing more about the file (e-mail: the server's 250 is its last word). */
+  | { outcome: 'received'; identifier: string; notifies?: boolean }
+  /** The channel refused the recipient for good (an SMTP 5xx): the file was not and will not be delivered. */
+  | { outcome: 'undeliverable'; errors: ChannelError[] }
   /** `retryAfterMs`: the channel asked not to be called again before then (HTTP 429 Retry-After). */
   | { outcome: 'unreachable'; errors: ChannelError[]; retryAfterMs?: number };
 
@@ -60,7 +74,7 @@ export interface InvoiceChannel {
   /** The driver's name, shown with the invoices it carries (fiscal.jurisdiction_data.channel). */
   name: string;
   /** Hands the file over. */
-  send(file: TransmittedFile): Promise<ChannelReceipt>;
+  send(file: TransmittedFile, envelope: TransmissionEnvelope): Promise<ChannelReceipt>;
   /**
    * The next notification about a file the channel received (one not yet applied), or null
    * while there is none; throws when the channel cannot be asked now (the worker asks again).

@@ -29,6 +29,9 @@ describe('invoice states', () => {
     expect(nextInvoiceState('transmitted', 'rejected')).toBe('rejected_by_authority');
     expect(nextInvoiceState('transmitted', 'delivered')).toBe('delivered');
     expect(nextInvoiceState('transmitted', 'undeliverable')).toBe('undeliverable');
+    // A mail server's permanent refusal of the recipient as the file is handed over (DE, smtp).
+    expect(nextInvoiceState('submitted', 'undeliverable')).toBe('undeliverable');
+    expect(nextInvoiceState('submitted', 'delivered')).toBeNull();
     expect(nextInvoiceState('delivered', 'recipient_refused')).toBe('delivered');
     expect(nextInvoiceState('delivered', 'implicitly_accepted')).toBe('accepted');
     expect(nextInvoiceState('draft', 'cancelled_as_draft')).toBe('cancelled');

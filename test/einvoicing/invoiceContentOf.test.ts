@@ -9,7 +9,11 @@ import { signCades } from '../../src/einvoicing/cades/signCades.js';
 import { sandboxOutcome, sandboxSdi, signatureRejection } from '../../src/einvoicing/sdi/sandboxSdi.js';
 import { readSdiFile } from '../../src/einvoicing/sdi/sdiFile.js';
 import { unconfiguredSdi } from '../../src/einvoicing/sdi/unconfiguredSdi.js';
+import type { TransmissionEnvelope } from '../../src/einvoicing/invoiceChannel.js';
 import { makeCertificate } from '../support/certificates.js';
+
+/** The SdI addresses the file by its content: the envelope is the worker's, unused here. */
+const ENVELOPE: TransmissionEnvelope = { invoiceId: 'inv_1', invoiceNumber: 'A-2025-1', buyerEmail: null };
 
 const party = (overrides: Partial<InvoicePartyData> = {}): InvoicePartyData => ({
   legal_name: 'Rossi Forniture Srl',
@@ -170,7 +174,7 @@ describe('the sandbox SdI', () => {
 
   it('receives every file with a numeric identifier, and answers for public administrations only', async () => {
     const sdi = sandboxSdi(10);
-    const receipt = await sdi.send(file());
+    const receipt = await sdi.send(file(), ENVELOPE);
     expect(receipt).toEqual({ outcome: 'received', identifier: expect.stringMatching(/^\d{12}$/) });
     expect(await sdi.nextNotification(file(), { identifier: '1', receivedAt: new Date(), appliedNotificationIds: [] })).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, more: false });
     expect(sdi.simulateRecipient!(file(), 'recipient_accepted')).toMatchObject({ refused: expect.stringContaining('FPA12') });
@@ -180,7 +184,7 @@ describe('the sandbox SdI', () => {
   });
 
   it('in production is not there: nothing is ever received', async () => {
-    expect(await unconfiguredSdi.send(file())).toMatchObject({ outcome: 'unreachable', errors: [{ code: 'SDI_NOT_CONFIGURED' }] });
+    expect(await unconfiguredSdi.send(file(), ENVELOPE)).toMatchObject({ outcome: 'unreachable', errors: [{ code: 'SDI_NOT_CONFIGURED' }] });
     expect(await unconfiguredSdi.nextNotification(file(), { identifier: '1', receivedAt: new Date(), appliedNotificationIds: [] })).toBeNull();
     expect(unconfiguredSdi.simulateRecipient).toBeUndefined();
   });

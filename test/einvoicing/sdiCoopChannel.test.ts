@@ -4,7 +4,7 @@
 // lost answer, with the NS 00002 a second copy gets never taken for the invoice's outcome.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/domain/dayLength.js';
-import type { TransmittedFile } from '../../src/einvoicing/invoiceChannel.js';
+import type { TransmissionEnvelope, TransmittedFile } from '../../src/einvoicing/invoiceChannel.js';
 import { sdiCoopChannel, type SdiCoopChannel } from '../../src/einvoicing/sdi/sdiCoop/sdiCoopChannel.js';
 import { makeSdiCoopPki, startFakeSdiCoop, type FakeSdiCoop, type SdiCoopPki } from '../support/fakeSdiCoop.js';
 import { fatturaPaFile, MemoryInbox, startTrasmissioneFattureEndpoint } from './sdiCoopFixtures.js';
@@ -42,12 +42,14 @@ const notificationName = (type: string) => expect.stringMatching(new RegExp(`_${
 
 /** Sends the file through the channel; the identifier it was received under. */
 async function received(file: TransmittedFile): Promise<string> {
-  const receipt = await channel.send(file);
+  const receipt = await channel.send(file, ENVELOPE);
   if (receipt.outcome !== 'received') throw new Error(`not received: ${JSON.stringify(receipt)}`);
   return receipt.identifier;
 }
 
 const receivedAt = new Date('2026-12-05T08:00:00Z');
+/** The SdI addresses the file by its content: the envelope is the worker's, unused here. */
+const ENVELOPE: TransmissionEnvelope = { invoiceId: 'inv_1', invoiceNumber: 'A/2026/1', buyerEmail: null };
 now = receivedAt;
 
 describe('the SDICoop channel', () => {
@@ -92,7 +94,7 @@ describe('the SDICoop channel', () => {
   it('an unreachable SdI (EI02) gives the worker the unreachable receipt to retry, and the SdI took nothing', async () => {
     const before = sdi.received.length;
     sdi.setFault({ kind: 'errore', code: 'EI02' });
-    expect(await channel.send(await fatturaPaFile(4))).toMatchObject({ outcome: 'unreachable', errors: [{ code: 'EI02' }] });
+    expect(await channel.send(await fatturaPaFile(4), ENVELOPE)).toMatchObject({ outcome: 'unreachable', errors: [{ code: 'EI02' }] });
     expect(sdi.received.length).toBe(before);
   });
 
@@ -130,13 +132,13 @@ describe('a retry after a lost answer', () => {
   it('does not send the file again once the SdI has said something about it', async () => {
     const file = await fatturaPaFile(10);
     sdi.setFault({ kind: 'lost_answer' });
-    expect(await channel.send(file)).toMatchObject({ outcome: 'unreachable' });
+    expect(await channel.send(file, ENVELOPE)).toMatchObject({ outcome: 'unreachable' });
     const copy = sdi.received.at(-1)!;
     expect(copy.fileName).toBe(file.fileName);
     await sdi.pushOutcome(endpoint.url, copy.identifier);
 
     const requests = sdi.requests.length;
-    expect(await channel.send(file)).toEqual({ outcome: 'received', identifier: copy.identifier });
+    expect(await channel.send(file, ENVELOPE)).toEqual({ outcome: 'received', identifier: copy.identifier });
     expect(sdi.requests.length).toBe(requests);
     expect(sdi.received.filter(({ fileName }) => fileName === file.fileName)).toHaveLength(1);
     expect(await ask(file, copy.identifier)).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, id: notificationName('RC'), more: false });
@@ -145,7 +147,7 @@ describe('a retry after a lost answer', () => {
   it("sent again before any notification came, takes the first copy's outcome, not the second copy's NS 00002", async () => {
     const file = await fatturaPaFile(11);
     sdi.setFault({ kind: 'lost_answer' });
-    expect(await channel.send(file)).toMatchObject({ outcome: 'unreachable' });
+    expect(await channel.send(file, ENVELOPE)).toMatchObject({ outcome: 'unreachable' });
     const first = sdi.received.at(-1)!.identifier;
     const second = await received(file);
     expect(second).not.toBe(first);
@@ -155,7 +157,7 @@ describe('a retry after a lost answer', () => {
     expect(await ask(file, second)).toBeNull();
     await sdi.pushOutcome(endpoint.url, first);
     expect(await ask(file, second)).toEqual({ notification: { kind: 'delivered', acceptedAfterDays: 15 }, id: notificationName('RC'), more: false });
-    expect(await channel.send(file)).toEqual({ outcome: 'received', identifier: first });
+    expect(await channel.send(file, ENVELOPE)).toEqual({ outcome: 'received', identifier: first });
   });
 
   it('an NS 00002 alone decides once every file the SdI had must have been notified', async () => {

@@ -46,7 +46,9 @@ export const AWAITING_CHANNEL_ANSWER: readonly InvoiceState[] = ['transmitted', 
 
 /**
  * From -> to per event, and the states in which the event happens without leaving them
- * (`keeps`). `recipient_refused` leaves a delivered invoice delivered (its delivery_status
+ * (`keeps`). `undeliverable` also comes straight from submitted when the channel refuses the
+ * recipient as the file is handed over (an e-mail server's 5xx): the invoice is issued, numbered
+ * and chained, but never reached the buyer. `recipient_refused` leaves a delivered invoice delivered (its delivery_status
  * says refused). An invoice cancelled while its authority had not answered yet
  * (`transmitted`) still gets that answer: delivered or undeliverable, it stays
  * cancellation_requested with the answer recorded; rejected, it never existed fiscally and is
@@ -60,7 +62,7 @@ const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState 
   received_by_authority: { from: ['submitted'], to: 'transmitted' },
   rejected: { from: ['submitted', 'transmitted', 'cancellation_requested'], to: 'rejected_by_authority' },
   delivered: { from: ['transmitted'], to: 'delivered', keeps: ['cancellation_requested'] },
-  undeliverable: { from: ['transmitted'], to: 'undeliverable', keeps: ['cancellation_requested'] },
+  undeliverable: { from: ['submitted', 'transmitted'], to: 'undeliverable', keeps: ['cancellation_requested'] },
   recipient_accepted: { from: ['delivered'], to: 'accepted' },
   recipient_refused: { from: ['delivered'], to: 'delivered' },
   deadline_passed: { from: ['delivered'], to: 'accepted' },

@@ -29,8 +29,9 @@ export class InvoiceChannels {
     readonly settings: ChannelSettings,
   ) {}
 
-  async forSending(invoice: Pick<Invoice, 'merchantId' | 'jurisdiction'>): Promise<ResolvedChannel | null> {
-    const configured = await this.db.invoiceChannel.findUnique({
+  /** `db`: the caller's transaction when it holds one (a submission: a single-connection database has no other). */
+  async forSending(invoice: Pick<Invoice, 'merchantId' | 'jurisdiction'>, db: Tx | Prisma = this.db): Promise<ResolvedChannel | null> {
+    const configured = await db.invoiceChannel.findUnique({
       where: { merchantId_jurisdiction: { merchantId: invoice.merchantId, jurisdiction: invoice.jurisdiction } },
       include: { config: true },
     });

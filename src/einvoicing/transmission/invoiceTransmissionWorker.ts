@@ -6,14 +6,21 @@ import { backoffDelayMs } from '../../domain/backoff.js';
 import type { Prisma as Db } from '../../db/generated/client.js';
 import { AWAITING_CHANNEL_ANSWER, nextInvoiceState, type InvoiceState } from '../../domain/invoices/invoiceStates.js';
 import { PollingWorker } from '../../lib/pollingWorker.js';
+import { settleCancellation } from '../cancellationSettlement.js';
 import { applyChannelNotification } from '../channelNotifications.js';
 import type { InvoiceChannels } from '../channels/invoiceChannels.js';
-import type { ChannelAnswer, TransmittedFile } from '../invoiceChannel.js';
+import type { ChannelAnswer, TransmissionEnvelope, TransmittedFile } from '../invoiceChannel.js';
 import { changeInvoiceState, lockInvoice, type InvoiceStateObserver } from '../invoiceStateChange.js';
 
 /** Retries of an unreachable channel start this far apart and double, up to MAX_RETRY_DELAY_MS. */
 const FIRST_RETRY_DELAY_MS = 1000;
 const MAX_RETRY_DELAY_MS = 30_000;
+
+/** The buyer's electronic address (BT-49) from the invoice's stored buyer. */
+const buyerEmailOf = (buyer: Db.JsonValue): string | null => {
+  const email = (buyer as { email?: unknown } | null)?.email;
+  return typeof email === 'string' && email !== '' ? email : null;
+};
 
 export const retryDelayMs = (attempts: number) => backoffDelayMs(attempts, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS);
 
@@ -37,7 +44,7 @@ export interface InvoiceTransmissionWorkerOptions {
 }
 
 /**
- * Carries submitted invoices through their channel (the SdI) from the invoice_transmission_jobs
+ * Carries submitted invoices through their channel (the SdI, a mail server) from the invoice_transmission_jobs
  * queue, the job mechanism exports and COR10 transmissions use. A job is written in the
  * submission's transaction, so a crash between submission and transmission loses nothing: any
  * instance's worker takes the job up. First it hands the file over (submitted -> transmitted
@@ -47,8 +54,13 @@ export interface InvoiceTransmissionWorkerOptions {
  * answer). The channel is the organization's for the jurisdiction, else the deployment's
  * default; the one that received the file is recorded with the invoice and answers for it. A
  * file handed over just before a crash is handed over again: the channel must find it rather
- * than take it twice. Each notification the channel numbers is applied once. An invoice
- * cancelled after the hand-over still gets its answer (domain/invoices/invoiceStates.ts).
+ * than take it twice. A channel that has nothing more to say after its receipt (e-mail: the
+ * server's 250) ends the job there; one that refuses the recipient for good as the file is
+ * handed over (a 5xx) makes the invoice undeliverable straight from submitted. An invoice whose
+ * organization removed its channel before the file went, in a jurisdiction without a default
+ * (Germany), is transmitted as at submission. Each notification the channel numbers is applied
+ * once. An invoice cancelled after the hand-over still gets its answer
+ * (domain/invoices/invoiceStates.ts).
  */
 export class InvoiceTransmissionWorker {
   private readonly queue: JobQueue;
@@ -82,6 +94,21 @@ export class InvoiceTransmissionWorker {
     return updated === 1;
   }
 
+  /**
+   * The organization removed its channel (Germany's smtp) after the invoice was submitted and
+   * before the file went: the jurisdiction has no default, so the invoice is transmitted, as
+   * one submitted without a channel is, settling a cancellation it makes.
+   */
+  private async transmitWithoutChannel(tx: Tx, job: HeldJob, invoiceId: string): Promise<void> {
+    if (!(await this.settle(tx, job, { done: true }))) return;
+    const current = await lockInvoice(tx, invoiceId);
+    if (current?.state !== 'submitted') return;
+    const at = this.options.clock();
+    const observer = this.options.invoiceStateObserver;
+    const transmitted = await changeInvoiceState(tx, current, { event: 'received_by_authority', at, update: { transmissionStatus: 'transmitted', transmittedAt: at, fiscalErrors: [] } }, observer);
+    await settleCancellation(tx, transmitted, 'confirmed', at, observer);
+  }
+
   private async runOne(workerId: string): Promise<boolean> {
     const { db, log, clock, invoiceStateObserver } = this.options;
     const id = await this.queue.claim(workerId);
@@ -92,6 +119,10 @@ export class InvoiceTransmissionWorker {
     const sending = !invoice.authorityIdentifier;
     const resolved = sending ? await this.options.channels.forSending(invoice) : await this.options.channels.forReceived(invoice);
     const stillOpen = sending ? invoice.state === 'submitted' : MAY_HEAR_FROM_CHANNEL.includes(invoice.state as InvoiceState);
+    if (sending && !resolved && stillOpen) {
+      await db.$transaction((tx) => this.transmitWithoutChannel(tx, held, invoice.id));
+      return true;
+    }
     if (!resolved || !invoice.document || !invoice.documentFileName || !stillOpen) {
       await db.$transaction((tx) => this.settle(tx, held, { done: true }));
       return true;
@@ -100,7 +131,8 @@ export class InvoiceTransmissionWorker {
     const file: TransmittedFile = { fileName: invoice.documentFileName, document: invoice.document };
 
     if (sending) {
-      const receipt = await channel.send(file);
+      const envelope: TransmissionEnvelope = { invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber ?? '', buyerEmail: buyerEmailOf(invoice.buyer) };
+      const receipt = await channel.send(file, envelope);
       if (receipt.outcome === 'unreachable') {
         await db.invoice.update({ where: { id: invoice.id }, data: { transmissionStatus: 'failed', fiscalErrors: receipt.errors as object[] } });
         const delayMs = Math.max(retryDelayMs(job.attempts), receipt.retryAfterMs ?? 0);
@@ -109,12 +141,22 @@ export class InvoiceTransmissionWorker {
         return true;
       }
       await db.$transaction(async (tx) => {
-        if (!(await this.settle(tx, held, { done: false, delayMs: channel.pollDelayMs }))) return;
+        const notifies = receipt.outcome === 'received' && receipt.notifies !== false;
+        if (!(await this.settle(tx, held, notifies ? { done: false, delayMs: channel.pollDelayMs } : { done: true }))) return;
         const current = await lockInvoice(tx, invoice.id);
         if (current?.state !== 'submitted') return;
         const at = clock();
         // The channel that received the file answers for it from now on, whatever the organization configures later.
         const jurisdictionData = { ...(current.jurisdictionData as Record<string, unknown> | null), channel: channel.name };
+        const channelConfig = configId ? { channelConfig: { connect: { id: configId } } } : {};
+        if (receipt.outcome === 'undeliverable') {
+          const refused = await tx.invoice.update({
+            where: { id: current.id },
+            data: { transmissionStatus: 'rejected', fiscalErrors: receipt.errors as object[], jurisdictionData: jurisdictionData as Db.InputJsonValue, ...channelConfig },
+          });
+          await applyChannelNotification(tx, refused, { kind: 'undeliverable', errors: receipt.errors }, at, invoiceStateObserver);
+          return;
+        }
         await changeInvoiceState(tx, current, {
           event: 'received_by_authority',
           at,
@@ -124,12 +166,13 @@ export class InvoiceTransmissionWorker {
             transmissionStatus: 'transmitted',
             fiscalErrors: [],
             jurisdictionData: jurisdictionData as Db.InputJsonValue,
-            ...(configId ? { channelConfig: { connect: { id: configId } } } : {}),
+            ...channelConfig,
           },
           details: { authority_identifier: receipt.identifier },
         }, invoiceStateObserver);
       });
-      log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier, channel: channel.name }, 'invoice received by its channel');
+      if (receipt.outcome === 'undeliverable') log.info({ invoice_id: invoice.id, channel: channel.name, errors: receipt.errors }, 'invoice refused by its channel: undeliverable');
+      else log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier, channel: channel.name }, 'invoice received by its channel');
       return true;
     }
 

@@ -11,7 +11,7 @@ export const InvoiceChannelParams = OrganizationParams.extend({ jurisdiction: In
 const [firstInput, ...otherInputs] = INVOICE_CHANNEL_DRIVERS.map((driver) => driver.input);
 export const PutInvoiceChannelBody = z
   .discriminatedUnion('driver', [firstInput, ...otherInputs])
-  .describe("The driver and its account: sandbox (the sandbox's SdI simulator, no fields), acube (an A-Cube account: email, password, optional base_url and login_url) or sdicoop (the merchant's own SDICoop channel: endpoint, client_certificate, client_private_key, ca_certificates)")
+  .describe("The driver and its account: sandbox (IT, the sandbox's SdI simulator, no fields), acube (IT, an A-Cube account: email, password, optional base_url and login_url), sdicoop (IT, the merchant's own SDICoop channel: endpoint, client_certificate, client_private_key, ca_certificates) or smtp (DE, the organization's mail server: host, port, security, username, password, from)")
   .meta({ id: 'PutInvoiceChannelInput', discriminator: { propertyName: 'driver' } });
 
 export type PutInvoiceChannelInput = z.infer<typeof PutInvoiceChannelBody>;
@@ -21,11 +21,11 @@ export const InvoiceChannelView = z
     object: z.literal('invoice_channel'),
     organization_id: z.string(),
     jurisdiction: z.string(),
-    driver: z.string().describe('sandbox, acube or sdicoop'),
+    driver: z.string().describe('sandbox, acube, sdicoop or smtp'),
     config_id: z.string().describe("The driver's account configuration; the invoices it received keep asking it for their notifications"),
     settings: z
       .record(z.string(), z.unknown())
-      .describe("The driver's public settings, never a secret: acube {email, base_url, login_url}; sdicoop {endpoint, client_certificate {subject, serial_number, sha256_fingerprint, valid_until}, notification_url: the URL to register with the SdI for the TrasmissioneFatture service}; sandbox {}"),
+      .describe("The driver's public settings, never a secret: acube {email, base_url, login_url}; sdicoop {endpoint, client_certificate {subject, serial_number, sha256_fingerprint, valid_until}, notification_url: the URL to register with the SdI for the TrasmissioneFatture service}; smtp {host, port, security, username, from}; sandbox {}"),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

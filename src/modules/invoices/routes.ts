@@ -16,7 +16,7 @@ import { createInvoice, getInvoice, invoiceDocument, invoicePdf, listInvoices, s
 import { simulateRecipient } from './simulation.js';
 
 const STATES =
-  'States (contract 3.5): draft -> submitted -> transmitted (the authority has it; DE at once) -> delivered (IT, RC) -> accepted; transmitted -> undeliverable (IT, MC) or rejected_by_authority (IT, NS); cancellation_requested -> cancelled.';
+  'States (contract 3.5): draft -> submitted -> transmitted (the authority has it; DE at once, or with an smtp channel once the buyer\'s mail server took it) -> delivered (IT, RC) -> accepted; transmitted -> undeliverable (IT, MC) or rejected_by_authority (IT, NS); submitted -> undeliverable (DE smtp: the mail server refused the recipient for good); cancellation_requested -> cancelled.';
 
 const ElectronicDocument = {
   description: 'The document exactly as submitted (FatturaPA or XRechnung), or, signed, its CAdES-BES .p7m file',
@@ -126,13 +126,13 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
         description: [
           'In one transaction: checks the invoice again (an issue_date after today is refused; without one it is today in the jurisdiction), assigns invoice_number <series>/<year>/<n> (n gapless per organization, series and year), builds the document (IT: FatturaPA 1.2.3, FPR12 for a 7-character codice_destinatario, FPA12 for 6; DE: XRechnung 3 CII) and stores it unchanged, and sets fiscal.chain_hash over the stored bytes.',
           'IT with an active fiscal certificate that has a private key: the document is signed CAdES-BES and stored as <name>.xml.p7m (fiscal.jurisdiction_data.file_name); an FPA12 invoice without one is 422 fiscal_certificate_required (details.field routing.codice_destinatario). When the organization has certificates for the jurisdiction and none is active (expired or revoked): 422 fiscal_certificate_expired. Nothing is numbered then.',
-          'IT: the SdI receives it in the background (transmitted, fiscal.authority_identifier), then notifies delivered, undeliverable or rejected_by_authority (fiscal.fiscal_errors). DE: transmitted at once.',
+          'IT: the SdI receives it in the background (transmitted, fiscal.authority_identifier), then notifies delivered, undeliverable or rejected_by_authority (fiscal.fiscal_errors). DE: transmitted at once; with the organization\'s smtp channel, e-mailed to buyer.email in the background (transmitted, fiscal.authority_identifier the Message-ID; undeliverable on a permanent refusal).',
           'Body {} or none. Only drafts: 409 invoice_invalid_state otherwise.',
         ].join(' '),
         headers: StyleOMutationHeaders,
         params: IdParams,
         body: EmptyBody,
-        response: { 200: Invoice.describe('The invoice, submitted (DE: transmitted)'), ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 200: Invoice.describe('The invoice, submitted (DE without a channel: transmitted)'), ...errorResponses(400, 403, 404, 409, 422) },
       },
     },
     (request, reply) =>

@@ -237,8 +237,8 @@ const InvoiceFiscal = z
     jurisdiction: z.enum(JURISDICTIONS),
     transmission_status: z
       .enum(['not_submitted', 'pending', 'failed', 'transmitted', 'rejected'])
-      .describe('pending: waiting to be handed to the authority; failed: the last attempt failed and is retried (fiscal_errors says why); transmitted: the authority has it (DE: at submission); rejected: the authority refused it'),
-    delivery_status: z.enum(['delivered', 'undeliverable', 'accepted', 'refused']).nullable().describe('What the channel reported about the recipient (IT)'),
+      .describe('pending: waiting to be handed to the authority; failed: the last attempt failed and is retried (fiscal_errors says why); transmitted: the authority has it (DE: at submission, or the buyer\'s mail server took it); rejected: the authority refused it (DE smtp: the mail server refused the recipient for good)'),
+    delivery_status: z.enum(['delivered', 'undeliverable', 'accepted', 'refused']).nullable().describe('What the channel reported about the recipient (IT; DE smtp: undeliverable)'),
     authority_identifier: nullableText.describe('IT: the SdI\'s IdentificativoSdI'),
     chain_hash: nullableText.describe('Lowercase hex SHA-256 of the previous submitted invoice\'s chain_hash (same organization and jurisdiction; 64 zeros for the first) followed by the lowercase hex SHA-256 of the document'),
     transmitted_at: Timestamp.nullable(),

@@ -9,7 +9,6 @@ import { settleCancellation } from '../../einvoicing/cancellationSettlement.js';
 import { invoiceDocumentOf } from '../../einvoicing/invoiceContentOf.js';
 import { changeInvoiceState } from '../../einvoicing/invoiceStateChange.js';
 import { jurisdictionOf } from '../../einvoicing/jurisdictions/index.js';
-import { channelSettingsOf } from '../../einvoicing/jurisdictions/channelSettings.js';
 import type { DocumentSigning } from '../../einvoicing/documentSigning.js';
 import type { BuiltInvoiceDocument } from '../../einvoicing/einvoiceFormat.js';
 import { certificateForSubmission, type SigningCertificate } from '../fiscalCertificates/submission.js';
@@ -29,8 +28,10 @@ import { recordInvoiceStateChanged } from '../events/invoiceEvents.js';
  *    when its certificates are all expired or revoked, fiscal_certificate_required for a
  *    document that must be signed and cannot be), and stores it unchanged, with its chain hash
  *    over the stored bytes;
- * 4. submitted; then either a transmission job for the channel's worker, or, where there is no
- *    channel, transmitted at once (which also settles a cancellation this credit note makes).
+ * 4. submitted; then either a transmission job for the worker of its channel (the
+ *    organization's for the jurisdiction, else the jurisdiction's default), or, where there is
+ *    none (Germany without a configured one), transmitted at once (which also settles a
+ *    cancellation this credit note makes).
  */
 export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchant, invoice: Invoice): Promise<Invoice> {
   const jurisdiction = jurisdictionOf(invoice.jurisdiction);
@@ -38,6 +39,7 @@ export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchan
   const today = localDateOf(at, jurisdiction);
   const data = { ...contentDataOf(invoice), issueDate: invoice.issueDate ?? today };
   const { content } = await checkInvoice(tx, organization, jurisdiction, data, { today, submitting: true, invoiceId: invoice.id });
+  const channel = (await ctx.invoiceChannels.forSending(invoice, tx))?.channel ?? null;
   const certificate = await certificateForSubmission(tx, ctx.secrets, organization.id, jurisdiction.code, at);
 
   const number = formatInvoiceNumber(invoice.series, yearOfDate(data.issueDate), await nextInvoiceNumber(tx, organization.id, invoice.series, yearOfDate(data.issueDate)));
@@ -47,7 +49,6 @@ export async function submitDraft(ctx: AppContext, tx: Tx, organization: Merchan
   const hash = chainHash(position.previousChainHash, document);
   await extendChain(tx, organization.id, jurisdiction.code, hash);
 
-  const channel = jurisdiction.channel(channelSettingsOf(ctx.config));
   const submitted = await changeInvoiceState(tx, invoice, {
     event: 'submitted',
     at,

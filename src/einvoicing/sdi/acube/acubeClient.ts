@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { AcubeApiError, type AcubeFailureKind } from './acubeApiError.js';
 import type { AcubeConnection } from './acubeConnection.js';
+import { parsedJson, retryAfterMsOf } from '../../../lib/httpAnswer.js';
 
 /** A token this close to its expiry (the JWT's `exp`) is renewed before use rather than sent. */
 const TOKEN_EXPIRY_MARGIN_MS = 60_000;
@@ -21,23 +22,6 @@ export interface AcubeRequest {
   path: string;
   /** The raw body and its media type (an invoice file), or none. */
   body?: { content: Uint8Array; contentType: string };
-}
-
-/** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3). */
-function retryAfterOf(header: string | string[] | undefined): number | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-function parsedJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A-Cube's error body: `{code, message}` from its login, `{detail}` or `{title}` from the API (RFC 7807). */
@@ -127,7 +111,7 @@ export class AcubeClient {
     try {
       const response = await request(url, { method: method as 'GET' | 'POST', headers, body: body ? Buffer.from(body.content) : undefined, signal });
       const text = await response.body.text();
-      return { status: response.statusCode, retryAfterMs: retryAfterOf(response.headers['retry-after']), body: parsedJson(text) };
+      return { status: response.statusCode, retryAfterMs: retryAfterMsOf(response.headers['retry-after']), body: parsedJson(text) };
     } catch (error) {
       if (signal.aborted) throw new AcubeApiError('timeout', `A-Cube ${method} ${path} did not answer within ${this.timeoutMs} ms`);
       const code = (error as { code?: unknown }).code;

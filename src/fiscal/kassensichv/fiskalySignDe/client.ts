@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { backoffDelayMs } from '../../../domain/backoff.js';
 import type { FiskalyConnection } from './connection.js';
 import type { CallBudget } from '../../callBudget.js';
+import { parsedJson, retryAfterMsOf } from '../../../lib/httpAnswer.js';
 
 /**
  * How a call to fiskaly failed, after the client's own retries:
@@ -53,15 +54,6 @@ interface AuthAnswer {
   access_token?: unknown;
   access_token_expires_at?: unknown;
   access_token_expires_in?: unknown;
-}
-
-/** Retry-After as seconds or an HTTP date (RFC 9110 10.2.3). */
-function retryAfterOf(header: string | string[] | undefined): number | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 /** fiskaly's error body `{status_code, error, code, message}`, as far as it has one. */
@@ -195,16 +187,7 @@ export class FiskalyClient {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: budget.signal,
     });
-    return { status: response.statusCode, retryAfterMs: retryAfterOf(response.headers['retry-after']), body: parsedJson(await response.body.text()) };
-  }
-}
-
-/** An answer's JSON body; null when it has none or it is not JSON. */
-function parsedJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
+    return { status: response.statusCode, retryAfterMs: retryAfterMsOf(response.headers['retry-after']), body: parsedJson(await response.body.text()) };
   }
 }
 

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { backoffDelayMs } from '../../../domain/backoff.js';
 import type { AtrustConnection } from './connection.js';
 import type { CallBudget } from '../../callBudget.js';
+import { parsedJson } from '../../../lib/httpAnswer.js';
 
 /**
  * How a call to a.sign RK online failed, after the client's own retries:
@@ -53,15 +54,6 @@ const USER_AGENT = 'fiscalization-service (RKSV a.sign RK online driver)';
 interface Answer {
   status: number;
   body: unknown;
-}
-
-/** An answer's JSON body; null when it has none or it is not JSON. */
-function parsedJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A-Trust's error text, as far as its body has one (JSON with a message, or plain text). */

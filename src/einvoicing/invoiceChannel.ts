@@ -36,10 +36,19 @@ export interface ChannelError {
   message: string;
 }
 
-/** The channel's answer to a file handed over: its identifier for the file, its refusal of the recipient, or why it could not be reached. */
+/**
+ * The channel's answer to a file handed over: its identifier for the file, its refusal of the
+ * file or of the recipient, or why it could not be reached. A refusal is applied as the
+ * notification of the same name would be.
+ */
 export type ChannelReceipt =
   /** `notifies: false`: the channel says nothing more about the file (e-mail: the server's 250 is its last word). */
   | { outcome: 'received'; identifier: string; notifies?: boolean }
+  /**
+   * The channel refused the file itself as invalid (an intermediary's validation, on the SdI's
+   * behalf): as with the SdI's NS, the invoice is not issued, and the same file never will be.
+   */
+  | { outcome: 'rejected'; errors: ChannelError[] }
   /** The channel refused the recipient for good (an SMTP 5xx): the file was not and will not be delivered. */
   | { outcome: 'undeliverable'; errors: ChannelError[] }
   /** `retryAfterMs`: the channel asked not to be called again before then (HTTP 429 Retry-After). */

@@ -8,6 +8,19 @@ import { randomBase62 } from '../lib/ids.js';
 import { DomainError, invalidRequest, type DomainErrorKind } from '../domain/errors.js';
 import { ApiError, noRoute, serviceUnavailable } from './errors.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The media types the route's content type parsers take, named in the 400 to a body of another type; unset: JSON. */
+    bodyMediaTypes?: readonly string[];
+  }
+}
+
+/** What the app's own parser takes (app.ts), for every route that names nothing else. */
+const JSON_BODY: readonly string[] = ['application/json'];
+
+/** "a", "a or b", "a, b or c" */
+const oneOf = (choices: readonly string[]) => (choices.length > 1 ? `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : choices[0]);
+
 interface SchemaIssue {
   instancePath: string;
   message?: string;
@@ -90,7 +103,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
       return apiErrorOf(invalidRequest('The request body is not valid JSON', { field: 'body' }));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return apiErrorOf(invalidRequest('Content-Type must be application/json', { header: 'Content-Type' }));
+      return apiErrorOf(invalidRequest(`Content-Type must be ${oneOf(request.routeOptions.config.bodyMediaTypes ?? JSON_BODY)}`, { header: 'Content-Type' }));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is larger than the service accepts');
   }

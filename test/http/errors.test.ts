@@ -67,7 +67,7 @@ describe('the envelope', () => {
 
   it('for a wrong content type', async () => {
     const xml = expectError(await postMerchant('<merchant/>', { 'content-type': 'application/xml' }), 400, 'invalid_request');
-    expect(JSON.stringify(xml)).toMatch(/Content-Type/i);
+    expect(xml).toMatchObject({ message: 'Content-Type must be application/json', details: { header: 'Content-Type' } });
     expectError(await postMerchant('legal_name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'invalid_request');
     expectError(await postMerchant(JSON.stringify(deuMerchantBody()), { 'content-type': 'text/plain' }), 400, 'invalid_request');
     expect(await t.database.prisma.merchant.count()).toBe(1);

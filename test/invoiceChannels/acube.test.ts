@@ -1,8 +1,9 @@
 // Italian invoices through A-Cube (src/einvoicing/sdi/acube), end to end against the fake A-Cube:
 // the organization configures its channel (the login checks the credentials), submits, the file
-// reaches A-Cube exactly once whatever fails on the way (5xx, 429 with Retry-After, an answer lost
-// to a timeout, an expired token), and the SdI's notifications A-Cube lists move the invoice
-// through every state, each applied once. The password shows nowhere: responses, log, events.
+// reaches A-Cube exactly once whatever fails on the way (5xx, 429 with Retry-After, 409, an answer
+// lost to a timeout, an expired token), a file A-Cube's validation refuses is rejected and never
+// sent again, and the SdI's notifications A-Cube lists move the invoice through every state, each
+// applied once. The password shows nowhere: responses, log, events.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, json, type TestApp } from '../support/testApp.js';
 import { ACUBE_EMAIL, ACUBE_PASSWORD, FakeAcube } from '../support/fakeAcube.js';
@@ -176,6 +177,7 @@ describe('a B2B invoice through A-Cube (plain XML)', () => {
         ],
       },
     });
+    expect(await events(invoice.id)).toEqual(['created', 'submitted', 'received_by_authority', 'rejected']);
   });
 
   it('is undeliverable on MC, and nothing follows for a B2B invoice', async () => {
@@ -195,6 +197,75 @@ describe('a B2B invoice through A-Cube (plain XML)', () => {
     await deliver(invoice);
     const refused = expectError(await invoiceAction(t.app, fx.it, invoice.id, 'simulate', { event: 'recipient_accepted' }), 409, 'invoice_invalid_state');
     expect(refused.message).toMatch(/went through acube/);
+  });
+});
+
+describe("A-Cube's validation refusing the file: rejected as by an NS, never sent again", () => {
+  const posts = (document: Buffer) => acube.calls.filter((c) => c.method === 'POST' && c.path === '/invoices' && c.body.equals(document));
+
+  it("is rejected_by_authority with A-Cube's violations, the event an NS gives, and its job done", async () => {
+    const violations = [
+      { propertyPath: 'fattura_elettronica_header.cessionario_committente.dati_anagrafici', message: 'Either id_fiscale_iva or codice_fiscale must be set.' },
+      { propertyPath: 'fattura_elettronica_body[0].dati_generali.dati_generali_documento.data', message: 'This value should not be in the future.' },
+    ];
+    acube.failNext({ kind: 'violations', status: 400, violations }, (method, path) => method === 'POST' && path === '/invoices');
+    const invoice = await submitted(itInvoice());
+    const rejected = await until(invoice.id, (current) => current.state !== 'submitted');
+    expect(rejected).toMatchObject({
+      state: 'rejected_by_authority',
+      fiscal: {
+        transmission_status: 'rejected',
+        authority_identifier: null,
+        jurisdiction_data: { channel: 'acube' },
+        fiscal_errors: violations.map(({ propertyPath, message }) => ({ code: 'ACUBE_REJECTED', message: `${propertyPath}: ${message}` })),
+      },
+    });
+    expect(await events(invoice.id)).toEqual(['created', 'submitted', 'rejected']);
+    const published = json(await t.app.inject({ method: 'GET', url: '/v1/events?type=invoice.state_changed&limit=100', headers: fx.it }));
+    const [last] = published.data.filter((event: any) => event.data.object.id === invoice.id);
+    expect(last.data).toEqual({ object: rejected, previous_state: 'submitted' });
+
+    const document = (await t.app.inject({ method: 'GET', url: `/v1/invoices/${invoice.id}/document`, headers: fx.it })).rawPayload;
+    expect(posts(document)).toHaveLength(1);
+    expect(acube.received(invoice.invoice_number)).toEqual([]);
+    const job = await t.database.prisma.invoiceTransmissionJob.findUniqueOrThrow({ where: { invoiceId: invoice.id } });
+    expect(job.status).toBe('done');
+    // Past the first retry's delay: still the one POST.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(posts(document)).toHaveLength(1);
+  });
+
+  it('fails the cancellation whose credit note A-Cube refuses, as an NS of the credit note would', async () => {
+    const invoice = await submitted(itInvoice());
+    await transmitted(invoice.id);
+    await deliver(invoice);
+    acube.failNext({ kind: 'violations', status: 400, violations: [{ propertyPath: 'content', message: 'Invalid credit note.' }] }, (method, path) => method === 'POST' && path === '/invoices');
+    const requested = json(await invoiceAction(t.app, fx.it, invoice.id, 'cancel'));
+    expect(requested.state).toBe('cancellation_requested');
+    const note = await until(requested.cancellation_credit_note_id, (current) => current.state !== 'submitted');
+    expect(note).toMatchObject({ state: 'rejected_by_authority', fiscal: { fiscal_errors: [{ code: 'ACUBE_REJECTED', message: 'content: Invalid credit note.' }] } });
+    const restored = await until(invoice.id, (current) => current.state !== 'cancellation_requested');
+    expect(restored).toMatchObject({ state: 'delivered', cancellation_credit_note_id: null });
+  });
+
+  it("shows A-Cube's answer when a 422 lists no violations", async () => {
+    acube.failNext({ kind: 'status', status: 422, message: 'Invalid FatturaPA document' }, (method, path) => method === 'POST' && path === '/invoices');
+    const invoice = await submitted(itInvoice());
+    const rejected = await until(invoice.id, (current) => current.state !== 'submitted');
+    expect(rejected).toMatchObject({
+      state: 'rejected_by_authority',
+      fiscal: { fiscal_errors: [{ code: 'ACUBE_REJECTED', message: 'A-Cube POST /invoices answered 422: Invalid FatturaPA document' }] },
+    });
+  });
+
+  it('retries a 409, whose next attempt looks the file up first, and sends it once', async () => {
+    acube.failNext({ kind: 'status', status: 409, message: 'Conflict' }, (method, path) => method === 'POST' && path === '/invoices');
+    const invoice = await submitted(itInvoice());
+    const failed = await until(invoice.id, (current) => current.fiscal.transmission_status === 'failed');
+    expect(failed).toMatchObject({ state: 'submitted', fiscal: { fiscal_errors: [{ code: 'ACUBE_REJECTED', message: 'A-Cube POST /invoices answered 409: Conflict' }] } });
+    await transmitted(invoice.id);
+    expect(acube.received(invoice.invoice_number)).toHaveLength(1);
+    await deliver(invoice);
   });
 });
 

@@ -165,9 +165,9 @@ describe('the push route', () => {
     expect(response.statusCode).toBe(500);
     expect(response.body).toMatch(/<faultcode>[^<]*Client<\/faultcode>/);
     expect(response.body).toContain('SOAP_UNREADABLE');
-    // Only SOAP bodies are read (another media type is the API's 400 naming Content-Type), and only up to 1 MiB.
+    // Only SOAP bodies are read (another media type is the API's 400 naming Content-Type and what the route takes), and only up to 1 MiB.
     const notSoap = await deliverPush({ headers: { 'content-type': 'application/json', soapaction: '""' }, body: Buffer.from('{}'), fileName: '' });
-    expect(expectError(notSoap, 400, 'invalid_request').details).toMatchObject({ header: 'Content-Type' });
+    expect(expectError(notSoap, 400, 'invalid_request')).toMatchObject({ message: 'Content-Type must be text/xml or multipart/related', details: { header: 'Content-Type' } });
     expect((await deliverPush({ headers: { 'content-type': 'text/xml', soapaction: '""' }, body: Buffer.alloc(1024 * 1024 + 1, 0x20), fileName: '' })).statusCode).toBe(413);
     expect(await t.database.prisma.sdiNotification.count()).toBe(before);
   });

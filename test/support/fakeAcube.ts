@@ -1,8 +1,9 @@
 // A fake A-Cube (the Italian e-invoicing API the acube driver calls, and its common login) over
 // node:http on 127.0.0.1: JWTs that expire on demand, invoices received as FatturaPA XML or
 // signed .p7m, the list filters the driver looks a file up with, and the SdI's notifications
-// as the tests script them. Faults on demand: a status (5xx, 429 with Retry-After, 401), a hang,
-// or a hang after the request was handled (an answer lost). Every call is recorded.
+// as the tests script them. Faults on demand: a status (5xx, 429 with Retry-After, 401), a
+// validation refusal with its violations as A-Cube's API Platform lists them, a hang, or a hang
+// after the request was handled (an answer lost). Every call is recorded.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,8 +34,15 @@ export interface FakeAcubeInvoice {
   notifications: Record<string, unknown>[];
 }
 
+export interface AcubeViolation {
+  propertyPath: string;
+  message: string;
+}
+
 export type AcubeFault =
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  /** Refuses the request body as API Platform does: a ConstraintViolationList, nothing stored. */
+  | { kind: 'violations'; status: 400 | 422; violations: AcubeViolation[] }
   /** Reads the request and never answers. */
   | { kind: 'hang' }
   /** Handles the request (a POST /invoices stores the file), then never answers. */
@@ -50,6 +58,15 @@ const tag = (xml: string, name: string, after = 0): string | null => {
   const match = new RegExp(`<(?:\\w+:)?${name}>([^<]*)</(?:\\w+:)?${name}>`).exec(xml.slice(after));
   return match ? match[1]! : null;
 };
+
+/** API Platform's JSON-LD answer to a request body its validation refuses. */
+const constraintViolationList = (violations: AcubeViolation[]) => ({
+  '@context': '/contexts/ConstraintViolationList',
+  '@type': 'ConstraintViolationList',
+  'hydra:title': 'An error occurred',
+  'hydra:description': violations.map(({ propertyPath, message }) => (propertyPath ? `${propertyPath}: ${message}` : message)).join('\n'),
+  violations: violations.map((violation) => ({ ...violation, code: null })),
+});
 
 export class FakeAcube {
   readonly calls: AcubeCall[] = [];
@@ -150,6 +167,11 @@ export class FakeAcube {
         response.writeHead(fault.status, headers).end(JSON.stringify({ code: fault.status, message: fault.message ?? 'fault on demand' }));
         return;
       }
+      if (fault.kind === 'violations') {
+        call.status = fault.status;
+        response.writeHead(fault.status, { 'content-type': 'application/ld+json' }).end(JSON.stringify(constraintViolationList(fault.violations)));
+        return;
+      }
       if (fault.kind === 'hang_after_handling') this.route(call);
       this.hanging.add(response);
       return;
@@ -159,16 +181,23 @@ export class FakeAcube {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   }
 
+  /** An invoice as GET /invoices lists it: its number and date only inside the FatturaPA payload (JSON in a string). */
+  private listed(invoice: FakeAcubeInvoice) {
+    const payload = { fattura_elettronica_body: [{ dati_generali: { dati_generali_documento: { numero: invoice.invoiceNumber, data: invoice.invoiceDate } } }] };
+    return { uuid: invoice.uuid, marking: 'sent', sender: { business_vat_number_code: invoice.senderVatNumber }, payload: JSON.stringify(payload) };
+  }
+
   private route(call: AcubeCall): [number, unknown] {
     if (call.method === 'POST' && call.path === '/login') return this.login(call);
     const token = /^Bearer (.+)$/.exec(call.authorization ?? '')?.[1];
     if (!token || !this.tokens.has(token)) return [401, { code: 401, message: 'Expired JWT Token' }];
     if (call.method === 'POST' && call.path === '/invoices') return this.receive(call);
     if (call.method === 'GET' && call.path === '/invoices') {
-      const sender = call.query.get('sender_vat_number');
+      // API Platform's filters: the sender's partita IVA exact, the number a partial match.
+      const sender = call.query.get('sender.business_vat_number_code');
       const number = call.query.get('invoice_number');
-      const found = [...this.invoices.values()].filter((invoice) => (!sender || invoice.senderVatNumber === sender) && (!number || invoice.invoiceNumber === number));
-      return [200, found.map((invoice) => ({ uuid: invoice.uuid, invoice_number: invoice.invoiceNumber, invoice_date: invoice.invoiceDate, marking: 'sent' }))];
+      const found = [...this.invoices.values()].filter((invoice) => (!sender || invoice.senderVatNumber === sender) && (!number || invoice.invoiceNumber.includes(number)));
+      return [200, { 'hydra:member': found.map((invoice) => this.listed(invoice)), 'hydra:totalItems': found.length }];
     }
     const notifications = /^\/invoices\/([^/]+)\/notifications$/.exec(call.path);
     if (call.method === 'GET' && notifications) {

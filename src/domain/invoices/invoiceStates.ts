@@ -48,13 +48,15 @@ export const AWAITING_CHANNEL_ANSWER: readonly InvoiceState[] = ['transmitted', 
  * From -> to per event, and the states in which the event happens without leaving them
  * (`keeps`). `undeliverable` also comes straight from submitted when the channel refuses the
  * recipient as the file is handed over (an e-mail server's 5xx): the invoice is issued, numbered
- * and chained, but never reached the buyer. `recipient_refused` leaves a delivered invoice delivered (its delivery_status
- * says refused). An invoice cancelled while its authority had not answered yet
- * (`transmitted`) still gets that answer: delivered or undeliverable, it stays
- * cancellation_requested with the answer recorded; rejected, it never existed fiscally and is
- * rejected_by_authority, whatever becomes of the credit note. `cancellation_failed` (the
- * credit note was rejected) returns the invoice to the state it had before the cancellation
- * was requested, or that the authority's answer gave it since.
+ * and chained, but never reached the buyer. `rejected` also comes straight from submitted when
+ * the channel refuses the file itself as it is handed over (an intermediary's validation on the
+ * SdI's behalf): like the SdI's NS, the invoice was never issued. `recipient_refused` leaves a
+ * delivered invoice delivered (its delivery_status says refused). An invoice cancelled while
+ * its authority had not answered yet (`transmitted`) still gets that answer: delivered or
+ * undeliverable, it stays cancellation_requested with the answer recorded; rejected, it never
+ * existed fiscally and is rejected_by_authority, whatever becomes of the credit note.
+ * `cancellation_failed` (the credit note was rejected) returns the invoice to the state it had
+ * before the cancellation was requested, or that the authority's answer gave it since.
  */
 const TRANSITIONS: Readonly<Record<InvoiceEvent, { from: readonly (InvoiceState | null)[]; to: InvoiceState | 'previous'; keeps?: readonly InvoiceState[] }>> = {
   created: { from: [null], to: 'draft' },

@@ -56,7 +56,9 @@ export interface InvoiceTransmissionWorkerOptions {
  * file handed over just before a crash is handed over again: the channel must find it rather
  * than take it twice. A channel that has nothing more to say after its receipt (e-mail: the
  * server's 250) ends the job there; one that refuses the recipient for good as the file is
- * handed over (a 5xx) makes the invoice undeliverable straight from submitted. An invoice whose
+ * handed over (a 5xx) makes the invoice undeliverable straight from submitted, and one that
+ * refuses the file itself (an intermediary's validation) makes it rejected_by_authority, as
+ * the SdI's NS would. Either refusal is applied as the notification of its name. An invoice whose
  * organization removed its channel before the file went, in a jurisdiction without a default
  * (Germany), is transmitted as at submission. Each notification the channel numbers is applied
  * once. An invoice cancelled after the hand-over still gets its answer
@@ -149,12 +151,12 @@ export class InvoiceTransmissionWorker {
         // The channel that received the file answers for it from now on, whatever the organization configures later.
         const jurisdictionData = { ...(current.jurisdictionData as Record<string, unknown> | null), channel: channel.name };
         const channelConfig = configId ? { channelConfig: { connect: { id: configId } } } : {};
-        if (receipt.outcome === 'undeliverable') {
+        if (receipt.outcome !== 'received') {
           const refused = await tx.invoice.update({
             where: { id: current.id },
             data: { transmissionStatus: 'rejected', fiscalErrors: receipt.errors as object[], jurisdictionData: jurisdictionData as Db.InputJsonValue, ...channelConfig },
           });
-          await applyChannelNotification(tx, refused, { kind: 'undeliverable', errors: receipt.errors }, at, invoiceStateObserver);
+          await applyChannelNotification(tx, refused, { kind: receipt.outcome, errors: receipt.errors }, at, invoiceStateObserver);
           return;
         }
         await changeInvoiceState(tx, current, {
@@ -171,7 +173,7 @@ export class InvoiceTransmissionWorker {
           details: { authority_identifier: receipt.identifier },
         }, invoiceStateObserver);
       });
-      if (receipt.outcome === 'undeliverable') log.info({ invoice_id: invoice.id, channel: channel.name, errors: receipt.errors }, 'invoice refused by its channel: undeliverable');
+      if (receipt.outcome !== 'received') log.info({ invoice_id: invoice.id, channel: channel.name, errors: receipt.errors }, `invoice refused by its channel: ${receipt.outcome}`);
       else log.info({ invoice_id: invoice.id, authority_identifier: receipt.identifier, channel: channel.name }, 'invoice received by its channel');
       return true;
     }

@@ -7,6 +7,9 @@ import { receiveSdiPush } from './service.js';
 /** A notification is a few kilobytes; an NS's error list or an MTOM envelope stays far below this. */
 const PUSH_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** SOAP 1.1, plain or as MTOM. */
+const SOAP_MEDIA_TYPES = ['text/xml', 'multipart/related'];
+
 /**
  * The TrasmissioneFatture service of each sdicoop configuration, where the SdI pushes its
  * notifications (SOAP 1.1, text/xml or MTOM multipart/related). No API key: the SdI proves
@@ -17,11 +20,11 @@ const PUSH_BODY_LIMIT_BYTES = 1024 * 1024;
 export const sdiCoopRoutes: FastifyPluginAsyncZod = async (app) => {
   // Only SOAP bodies, kept as bytes for the reader; scoped to this plugin.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['text/xml', 'multipart/related'], { parseAs: 'buffer', bodyLimit: PUSH_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(SOAP_MEDIA_TYPES, { parseAs: 'buffer', bodyLimit: PUSH_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
 
   app.post(
     SDICOOP_NOTIFICATION_ROUTE,
-    { config: { auth: 'public' }, schema: { hide: true, params: z.object({ configId: z.string() }) } },
+    { config: { auth: 'public', bodyMediaTypes: SOAP_MEDIA_TYPES }, schema: { hide: true, params: z.object({ configId: z.string() }) } },
     async (request, reply) => {
       const pushed = { contentType: request.headers['content-type'], soapAction: request.headers.soapaction as string | undefined, body: request.body as Buffer };
       let answer;

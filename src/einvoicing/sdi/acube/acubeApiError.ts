@@ -6,11 +6,18 @@
  * - `unavailable`: 5xx;
  * - `unreachable`: no answer (connection refused, reset, DNS);
  * - `timeout`: no answer within the call's bound;
- * - `rejected`: any other 4xx (A-Cube's validation of the file: 400).
+ * - `rejected`: any other 4xx: A-Cube's validation of a file (400, 422, with its violations),
+ *   or a request it does not take (404, 409, ...).
  */
 export type AcubeFailureKind = 'unauthorized' | 'forbidden' | 'rate_limited' | 'unavailable' | 'unreachable' | 'timeout' | 'rejected';
 
-/** A failed call; its message names the method, the path and A-Cube's answer, never a credential or a token. */
+/** One constraint an invalid request broke, as A-Cube's API Platform lists it: where (`propertyPath`, may be empty) and what. */
+export interface AcubeViolation {
+  propertyPath: string;
+  message: string;
+}
+
+/** A failed call; its message and violations name the method, the path and A-Cube's answer, never a credential or a token. */
 export class AcubeApiError extends Error {
   constructor(
     readonly kind: AcubeFailureKind,
@@ -18,6 +25,8 @@ export class AcubeApiError extends Error {
     readonly status: number | null = null,
     /** From Retry-After, for `rate_limited`. */
     readonly retryAfterMs: number | null = null,
+    /** The answer's `violations`, for `rejected`. */
+    readonly violations: readonly AcubeViolation[] = [],
   ) {
     super(message);
     this.name = 'AcubeApiError';

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { AcubeApiError, type AcubeFailureKind } from './acubeApiError.js';
+import { AcubeApiError, type AcubeFailureKind, type AcubeViolation } from './acubeApiError.js';
 import type { AcubeConnection } from './acubeConnection.js';
 import { parsedJson, retryAfterMsOf } from '../../../lib/httpAnswer.js';
 
@@ -24,12 +24,25 @@ export interface AcubeRequest {
   body?: { content: Uint8Array; contentType: string };
 }
 
-/** A-Cube's error body: `{code, message}` from its login, `{detail}` or `{title}` from the API (RFC 7807). */
+/**
+ * A-Cube's error body: `{code, message}` from its login, `{detail}` or `{title}` from the API
+ * (RFC 7807), `{"hydra:description"}` from its API Platform's JSON-LD errors.
+ */
 function reasonOf(body: unknown): string | null {
   if (typeof body !== 'object' || body === null) return null;
-  const { message, detail, title } = body as Record<string, unknown>;
-  const reason = [message, detail, title].find((value) => typeof value === 'string');
+  const { message, detail, 'hydra:description': description, title } = body as Record<string, unknown>;
+  const reason = [message, detail, description, title].find((value) => typeof value === 'string' && value !== '');
   return (reason as string | undefined) ?? null;
+}
+
+/** The `violations` API Platform lists when it refuses a request body (400, 422): `[{propertyPath, message, code}]`. */
+function violationsOf(body: unknown): AcubeViolation[] {
+  const listed = (body as { violations?: unknown } | null)?.violations;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((entry) => {
+    const { propertyPath, message } = (entry ?? {}) as Record<string, unknown>;
+    return typeof message === 'string' ? [{ propertyPath: typeof propertyPath === 'string' ? propertyPath : '', message }] : [];
+  });
 }
 
 /** When a JWT stops working: its `exp` claim; without one, it is used until A-Cube answers 401. */
@@ -94,7 +107,8 @@ export class AcubeClient {
             : answer.status >= 500 ? 'unavailable'
               : 'rejected';
     const said = `A-Cube ${method} ${path} answered ${answer.status}${reason ? `: ${reason}` : ''}`;
-    throw new AcubeApiError(kind, this.withoutCredentials(said), answer.status, answer.retryAfterMs);
+    const violations = violationsOf(answer.body).map(({ propertyPath, message }) => ({ propertyPath, message: this.withoutCredentials(message) }));
+    throw new AcubeApiError(kind, this.withoutCredentials(said), answer.status, answer.retryAfterMs, violations);
   }
 
   /** What A-Cube or the network said, as errors and logs may carry it: should it echo the password or the token, that is cut out. */

@@ -101,8 +101,9 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return apiErrorOf(invalidRequest('The request body is not valid JSON', { field: 'body' }));
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return apiErrorOf(invalidRequest('The request body is not as long as its Content-Length says', { header: 'Content-Length' }));
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return apiErrorOf(invalidRequest(`Content-Type must be ${oneOf(request.routeOptions.config.bodyMediaTypes ?? JSON_BODY)}`, { header: 'Content-Type' }));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The request body is larger than the service accepts');

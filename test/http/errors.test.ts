@@ -73,6 +73,12 @@ describe('the envelope', () => {
     expect(await t.database.prisma.merchant.count()).toBe(1);
   });
 
+  it('for a body shorter than its Content-Length says', async () => {
+    const short = expectError(await postMerchant('{"legal_name": "x"}', { 'content-type': 'application/json', 'content-length': '40' }), 400, 'invalid_request');
+    expect(short).toMatchObject({ message: 'The request body is not as long as its Content-Length says', details: { header: 'Content-Length' } });
+    expect(await t.database.prisma.merchant.count()).toBe(1);
+  });
+
   it('for a body over the size limit (413, not retryable)', async () => {
     expectError(await postMerchant({ legal_name: 'x'.repeat(t.config.bodyLimitBytes + 1) }), 413);
   });

@@ -10,7 +10,11 @@ export interface CpuTotals {
   generator: number;
 }
 
-/** A process's CPU seconds and its read and write system calls (0 where /proc/<pid>/io cannot be read). */
+/**
+ * A process's CPU seconds, with those of its children that ended and were waited for (a
+ * backend of a connection that closed lands in the postmaster's), and its read and write
+ * system calls (0 where /proc/<pid>/io cannot be read; an ended process's are lost).
+ */
 interface Spent {
   seconds: number;
   syscalls: number;
@@ -64,7 +68,7 @@ function readProcesses(): Map<string, ProcessStat> {
       processes.set(pid, {
         name,
         parent: fields[1],
-        seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+        seconds: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticksPerSecond,
         // Only the processes a run reports on: reading io of every process would cost the generator.
         syscalls: name.startsWith('postgres') || name.startsWith('node') ? syscallsOf(pid) : 0,
       });
@@ -88,21 +92,43 @@ export function processTree(root: number, processes = readProcesses()): string[]
   return tree;
 }
 
+const spentBy = (processes: Map<string, ProcessStat>, pid: string): Spent => ({ seconds: processes.get(pid)?.seconds ?? 0, syscalls: processes.get(pid)?.syscalls ?? 0 });
+
+const databaseOf = (processes: Map<string, ProcessStat>) =>
+  new Map([...processes].filter(([, stat]) => stat.name.startsWith('postgres')).map(([pid]) => [pid, spentBy(processes, pid)]));
+
 export function cpuTotals(serverPid: number | undefined): CpuTotals | null {
   const processes = readProcesses();
   if (serverPid === undefined || !processes.has(String(serverPid))) return null;
-  const spentBy = (pid: string): Spent => ({ seconds: processes.get(pid)?.seconds ?? 0, syscalls: processes.get(pid)?.syscalls ?? 0 });
-  const server = new Map(processTree(serverPid, processes).map((pid) => [pid, spentBy(pid)]));
-  const database = new Map([...processes].filter(([, stat]) => stat.name.startsWith('postgres')).map(([pid]) => [pid, spentBy(pid)]));
+  const server = new Map(processTree(serverPid, processes).map((pid) => [pid, spentBy(processes, pid)]));
   const own = process.cpuUsage();
-  return { server, database, generator: (own.user + own.system) / 1e6 };
+  return { server, database: databaseOf(processes), generator: (own.user + own.system) / 1e6 };
 }
 
-/** What the processes of `after` spent between two readings (one that started meanwhile counts from zero). */
+/** PostgreSQL's processes alone, for a load that is not the service's (pgbench). */
+export const databaseTotals = (): CpuTotals['database'] => databaseOf(readProcesses());
+
+/** PostgreSQL's CPU milliseconds a unit of work (`count` of them) between two databaseTotals readings. */
+export const databaseMsPer = (before: CpuTotals['database'], after: CpuTotals['database'], count: number): number | null =>
+  count > 0 ? Math.round((spent(before, after, 'seconds') * 1000 * 1000) / count) / 1000 : null;
+
+/**
+ * What a set of processes spent between two readings. Seconds are the difference of the totals:
+ * a process that ended meanwhile took its seconds to its parent's waited-for children, which
+ * the set holds too. System calls are counted per process that is still there (one that started
+ * meanwhile counts from zero), since an ended process's go nowhere.
+ */
 const spent = (before: Map<string, Spent>, after: Map<string, Spent>, figure: keyof Spent) => {
-  let total = 0;
-  for (const [pid, now] of after) total += now[figure] - (before.get(pid)?.[figure] ?? 0);
-  return total;
+  if (figure === 'seconds') return total(after, 'seconds') - total(before, 'seconds');
+  let sum = 0;
+  for (const [pid, now] of after) sum += now[figure] - (before.get(pid)?.[figure] ?? 0);
+  return sum;
+};
+
+const total = (processes: Map<string, Spent>, figure: keyof Spent) => {
+  let sum = 0;
+  for (const process of processes.values()) sum += process[figure];
+  return sum;
 };
 
 type PerProcess = CpuReport['cores'];

@@ -85,7 +85,7 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
     for (const line of lines) expect(line).toMatch(/[\d.]+ requests\/s of 20; .* errors \{\}; CPU ms\/request: server [\d.]+, database [\d.]+, generator [\d.]+/);
   }, 120_000);
 
-  it('the comparison measures pgbench\'s ceiling, the service\'s capacity narrowed between its steps, and CPU and p99 at half of it, and prints the ratio line', async () => {
+  it('the comparison measures pgbench\'s ceiling, the service\'s capacity narrowed between its steps, CPU and p99 at half of it and the floors at that rate, and prints the ratio line', async () => {
     const run = await runNpmScript('bench:compare', [], {
       BENCH_DATABASE_URL: process.env.DATABASE_URL!,
       BENCH_RESULTS_DIR: dir.path,
@@ -100,6 +100,9 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
     expect(run.stdout).toMatch(
       /^service\/pgbench capacity [\d.]+ \([\d.]+ of \d+ signed sales\/s\); server CPU [\d.]+ ms\/mutation; PostgreSQL CPU [\d.]+ ms\/mutation; p99 at half capacity [\d.]+ ms; system calls a mutation: server [\d.]+, PostgreSQL [\d.]+$/m,
     );
+    expect(run.stdout).toMatch(
+      /^floors at \d+ mutations\/s: bare stack [\d.]+ ms\/request \(3 round trips; the server [\d.]+x\); PostgreSQL [\d.]+ ms a pgbench sale \(the service's sale [\d.]+x\)$/m,
+    );
     const result = resultOf('compare');
     // 3,000 a second is not kept up here, so the gap from 20 is halved until it is under 1,000: 1,510, then 2,255 or 765.
     const rates = result.service_capacity.steps.map((step: { target_mutations_per_s: number }) => step.target_mutations_per_s);
@@ -113,6 +116,13 @@ describe.skipIf(!usesPostgres)('npm run bench and bench:export (PostgreSQL)', ()
       server_cpu_ms_per_mutation: expect.any(Number),
       postgres_cpu_ms_per_mutation: expect.any(Number),
       p99_ms_at_half_capacity: expect.any(Number),
+      server_cpu_over_stack_floor: expect.any(Number),
+      postgres_cpu_a_sale_over_pgbench: expect.any(Number),
+    });
+    expect(result.floors_at_half_capacity).toMatchObject({
+      rate_mutations_per_s: result.half_load.target_mutations_per_s,
+      stack: { round_trips: 3, cpu_ms_per_request: { server: expect.any(Number), database: expect.any(Number) } },
+      pgbench_signed_sales: { transactions_per_s: expect.any(Number), postgres_cpu_ms_per_transaction: expect.any(Number) },
     });
   }, 300_000);
 

@@ -1,4 +1,17 @@
 /** How the vendor clients (cloud TSE, signature unit, invoice intermediaries) read an HTTP answer. */
+import type { Dispatcher } from 'undici';
+
+/** A vendor's answer as its client judges it: the status, how long it asked us to wait, and its JSON body. */
+export interface HttpAnswer {
+  status: number;
+  retryAfterMs: number | null;
+  body: unknown;
+}
+
+/** Reads a response whole into an HttpAnswer. */
+export async function answerOf(response: Dispatcher.ResponseData): Promise<HttpAnswer> {
+  return { status: response.statusCode, retryAfterMs: retryAfterMsOf(response.headers['retry-after']), body: parsedJson(await response.body.text()) };
+}
 
 /** Retry-After as milliseconds from now, given as seconds or an HTTP date (RFC 9110 10.2.3); null without one. */
 export function retryAfterMsOf(header: string | string[] | undefined): number | null {

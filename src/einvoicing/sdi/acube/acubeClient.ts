@@ -1,16 +1,10 @@
 import { request } from 'undici';
 import { AcubeApiError, type AcubeFailureKind, type AcubeViolation } from './acubeApiError.js';
 import type { AcubeConnection } from './acubeConnection.js';
-import { parsedJson, retryAfterMsOf } from '../../../lib/httpAnswer.js';
+import { answerOf, type HttpAnswer } from '../../../lib/httpAnswer.js';
 
 /** A token this close to its expiry (the JWT's `exp`) is renewed before use rather than sent. */
 const TOKEN_EXPIRY_MARGIN_MS = 60_000;
-
-interface Answer {
-  status: number;
-  retryAfterMs: number | null;
-  body: unknown;
-}
 
 interface Token {
   value: string;
@@ -97,7 +91,7 @@ export class AcubeClient {
     }
   }
 
-  private accepted<T>(method: string, path: string, answer: Answer): T {
+  private accepted<T>(method: string, path: string, answer: HttpAnswer): T {
     if (answer.status >= 200 && answer.status < 300) return answer.body as T;
     const reason = reasonOf(answer.body);
     const kind: AcubeFailureKind =
@@ -117,15 +111,14 @@ export class AcubeClient {
     return secrets.reduce((said, secret) => said.split(secret).join('[redacted]'), text);
   }
 
-  private async exchange(method: string, url: string, path: string, body: AcubeRequest['body'], token: string | null): Promise<Answer> {
+  private async exchange(method: string, url: string, path: string, body: AcubeRequest['body'], token: string | null): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body) headers['content-type'] = body.contentType;
     if (token) headers.authorization = `Bearer ${token}`;
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       const response = await request(url, { method: method as 'GET' | 'POST', headers, body: body ? Buffer.from(body.content) : undefined, signal });
-      const text = await response.body.text();
-      return { status: response.statusCode, retryAfterMs: retryAfterMsOf(response.headers['retry-after']), body: parsedJson(text) };
+      return await answerOf(response);
     } catch (error) {
       if (signal.aborted) throw new AcubeApiError('timeout', `A-Cube ${method} ${path} did not answer within ${this.timeoutMs} ms`);
       const code = (error as { code?: unknown }).code;

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { backoffDelayMs } from '../../../domain/backoff.js';
 import type { FiskalyConnection } from './connection.js';
 import type { CallBudget } from '../../callBudget.js';
-import { parsedJson, retryAfterMsOf } from '../../../lib/httpAnswer.js';
+import { answerOf, parsedJson, type HttpAnswer } from '../../../lib/httpAnswer.js';
 
 /**
  * How a call to fiskaly failed, after the client's own retries:
@@ -38,12 +38,6 @@ const FIRST_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 1000;
 /** A token this close to its expiry is renewed before use rather than sent. */
 const TOKEN_EXPIRY_MARGIN_MS = 10_000;
-
-interface Answer {
-  status: number;
-  retryAfterMs: number | null;
-  body: unknown;
-}
 
 interface Token {
   value: string;
@@ -119,7 +113,7 @@ export class FiskalyClient {
         signal: budget.signal,
       });
       if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-      const answer: Answer = { status: response.statusCode, retryAfterMs: null, body: parsedJson(await response.body.text()) };
+      const answer: HttpAnswer = { status: response.statusCode, retryAfterMs: null, body: parsedJson(await response.body.text()) };
       if (answer.status === 401 && !renewed) {
         if (this.token?.value === token) this.token = null;
         renewed = true;
@@ -139,7 +133,7 @@ export class FiskalyClient {
   }
 
   /** The body of a 2xx answer, or the failure it is. */
-  private accepted<T>(method: string, path: string, answer: Answer): T {
+  private accepted<T>(method: string, path: string, answer: HttpAnswer): T {
     if (answer.status >= 200 && answer.status < 300) return answer.body as T;
     const { code, message } = vendorError(answer.body);
     const said = `fiskaly ${method} ${path} answered ${answer.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`;
@@ -154,9 +148,9 @@ export class FiskalyClient {
   }
 
   /** One request, repeated on 5xx, 429 and lost connections while tries and budget last; any other answer is returned. */
-  private async send(method: string, path: string, body: unknown, token: string | null, budget: CallBudget): Promise<Answer> {
+  private async send(method: string, path: string, body: unknown, token: string | null, budget: CallBudget): Promise<HttpAnswer> {
     for (let tries = 1; ; tries += 1) {
-      let answer: Answer | null = null;
+      let answer: HttpAnswer | null = null;
       let lost: unknown = null;
       try {
         answer = await this.sendOnce(method, path, body, token, budget);
@@ -177,7 +171,7 @@ export class FiskalyClient {
     }
   }
 
-  private async sendOnce(method: string, path: string, body: unknown, token: string | null, budget: CallBudget): Promise<Answer> {
+  private async sendOnce(method: string, path: string, body: unknown, token: string | null, budget: CallBudget): Promise<HttpAnswer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
@@ -187,7 +181,7 @@ export class FiskalyClient {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: budget.signal,
     });
-    return { status: response.statusCode, retryAfterMs: retryAfterMsOf(response.headers['retry-after']), body: parsedJson(await response.body.text()) };
+    return answerOf(response);
   }
 }
 
